@@ -1,0 +1,68 @@
+# KRSI: BPF programs on LSM hooks, as a patch series for Debian's Linux 6.1.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+ROOT := $(CURDIR)
+B := $(ROOT)/build
+TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+# KSRC: the kernel tree. The default is managed here (base + series); point
+# it at your own tree to build and test that instead, as it is.
+KSRC ?= $(B)/linux
+KOUT ?= $(B)/kernel
+STOUT ?= $(B)/selftests
+LOGS := $(B)/logs
+LSM ?= lockdown,yama,integrity,bpf
+GUEST_TIMEOUT ?= 900
+BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
+
+MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
+SELFTESTS := file_open_deny mprotect_audit
+RUN_GUEST := $(ROOT)/scripts/run-guest.sh
+
+.PHONY: all demo check vm kernel tree deps selftests lint patches clean distclean help
+
+all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
+
+demo: kernel selftests ## boot the guest and run the file_open deny/allow demonstration
+	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
+		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/file_open_deny
+
+check: kernel selftests ## run every selftest in the guest; prints "N passed, N failed"
+	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/check.log $(GUEST_TIMEOUT) $(LSM) -- \
+		$(ROOT)/selftests/guest/run-tests.sh $(addprefix $(STOUT)/,$(SELFTESTS))
+
+vm: kernel ## an interactive shell in the test guest (exit the shell to power off)
+	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
+
+deps: ## install the Debian packages the pipeline needs (apt)
+	@$(ROOT)/scripts/install-deps.sh
+
+tree: deps ## the kernel tree: pristine base (tag "base") + the series
+ifneq ($(MANAGED),)
+	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL)
+	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
+endif
+
+$(KOUT)/.config: kernel-config.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ROOT)/kernel-config.fragment
+
+kernel: tree $(KOUT)/.config ## configure and build bzImage, modules_prepare and vmlinux (BTF)
+	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
+
+selftests: kernel ## build the BPF test programs against the new vmlinux
+	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(KOUT) OUT=$(STOUT)
+
+lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch
+	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint
+
+patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux
+	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
+
+clean: ## remove build outputs, keep the kernel tree and ccache
+	rm -rf $(KOUT) $(STOUT) $(LOGS) $(B)/lint
+
+distclean: ## remove everything under build/
+	rm -rf $(B)
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 22

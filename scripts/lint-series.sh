@@ -1,0 +1,65 @@
+#!/bin/bash
+# Check the series as a reviewer would: checkpatch.pl --strict of the base
+# tree on every patch (no errors, no warnings), `quilt push -a` on a pristine
+# copy of the base, and a kernel build after each patch in turn.
+# usage: lint-series.sh <tree> <series> <patchdir> <workdir>
+set -euo pipefail
+
+tree=$(realpath "${1:?usage: lint-series.sh <tree> <series> <patchdir> <workdir>}")
+series=$(realpath "${2:?}")
+patchdir=$(realpath "${3:?}")
+work=${4:?}
+here=$(dirname "$(realpath "$0")")
+mkdir -p "$work"
+work=$(realpath "$work")
+
+mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
+if [[ ${#names[@]} -eq 0 ]]; then
+	echo "lint-series: series is empty, nothing to check"
+	exit 0
+fi
+
+# 1. checkpatch of the base tree.
+rm -rf "$work/base"
+mkdir -p "$work/base"
+git -C "$tree" archive base | tar -x -C "$work/base"
+bad=0
+for n in "${names[@]}"; do
+	if ! out=$(cd "$work/base" && perl scripts/checkpatch.pl --strict --quiet "$patchdir/$n" 2>&1); then
+		bad=1
+	fi
+	if [[ -n $out ]]; then
+		echo "lint-series: checkpatch: $n:"
+		echo "$out"
+		bad=1
+	fi
+done
+[[ $bad -eq 0 ]] || { echo "lint-series: FAIL: checkpatch"; exit 1; }
+echo "lint-series: checkpatch --strict: ${#names[@]} patch(es) clean"
+
+# 2. quilt on a pristine copy.
+(cd "$work/base" && QUILT_PATCHES=$patchdir QUILT_SERIES=$series quilt push -a -q >"$work/quilt.log" 2>&1) || {
+	echo "lint-series: FAIL: quilt push -a (see $work/quilt.log)"
+	exit 1
+}
+echo "lint-series: quilt push -a: ${#names[@]} patch(es) applied"
+
+# 3. Build after each patch (bisectability).
+mapfile -t commits < <(git -C "$tree" rev-list --reverse base..HEAD)
+if [[ ${#commits[@]} -ne ${#names[@]} ]]; then
+	echo "lint-series: $tree has ${#commits[@]} commits over base but series lists ${#names[@]}; run make tree or make patches" >&2
+	exit 1
+fi
+wt=$work/tree
+if [[ ! -e $wt ]]; then
+	git -C "$tree" worktree add -q --detach "$wt" base
+fi
+for i in "${!commits[@]}"; do
+	git -C "$wt" checkout -q --detach "${commits[$i]}"
+	"$here/configure-kernel.sh" "$wt" "$work/kernel" "$here/../kernel-config.fragment" >/dev/null
+	if ! "$here/build-kernel.sh" "$wt" "$work/kernel" >"$work/build-$((i + 1)).log" 2>&1; then
+		echo "lint-series: FAIL: build after ${names[$i]} (see $work/build-$((i + 1)).log)"
+		exit 1
+	fi
+	echo "lint-series: builds after ${names[$i]}"
+done

@@ -1,0 +1,42 @@
+#!/bin/bash
+# Extract Debian's linux-source-6.1 into a git tree whose first commit,
+# tagged "base", is the pristine base. Does nothing if the tree exists.
+# usage: prepare-base.sh <tree> <tarball>
+set -euo pipefail
+
+tree=${1:?usage: prepare-base.sh <tree> <tarball>}
+tarball=${2:?usage: prepare-base.sh <tree> <tarball>}
+
+if git -C "$tree" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+	exit 0
+fi
+if [[ -e $tree ]]; then
+	echo "prepare-base: $tree exists but has no 'base' tag; remove it (make distclean) and retry" >&2
+	exit 1
+fi
+if [[ ! -r $tarball ]]; then
+	echo "prepare-base: $tarball not found; install linux-source-6.1 (make deps)" >&2
+	exit 1
+fi
+
+pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+tmp=$tree.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp"
+echo "prepare-base: extracting $tarball"
+tar -C "$tmp" --strip-components=1 -xf "$tarball"
+kver=$(make -s -C "$tmp" kernelversion)
+
+cd "$tmp"
+git init -q -b krsi
+git config user.name "KRSI pipeline"
+git config user.email "krsi@localhost"
+git config core.autocrlf false
+# Debian's tree ignores most of its own top level: force-add everything.
+git add -f -A .
+git commit -q -m "Linux $kver (Debian linux-source-6.1 $pkgver)"
+git tag base
+cd - >/dev/null
+mv "$tmp" "$tree"
+echo "Linux $kver (Debian linux-source-6.1 $pkgver)" >"$tree/.git/krsi-base-version"
+echo "prepare-base: base is Linux $kver (Debian linux-source-6.1 $pkgver)"
