@@ -39,6 +39,7 @@ if [[ $interactive -eq 1 ]]; then
 fi
 
 status=0
+: >"$log"
 timeout --foreground "$limit" "${qemu[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # Show the guest's own output as it comes, not the boot log.
