@@ -11,7 +11,7 @@ KSRC ?= $(B)/linux
 KOUT ?= $(B)/kernel
 STOUT ?= $(B)/selftests
 LOGS := $(B)/logs
-LSM ?= lockdown,yama,integrity,bpf
+LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
@@ -50,7 +50,7 @@ kernel: tree $(KOUT)/.config ## configure and build bzImage, modules_prepare and
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
 
 selftests: kernel ## build the BPF test programs against the new vmlinux
-	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(KOUT) OUT=$(STOUT)
+	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) OUT=$(abspath $(STOUT))
 
 lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch
 	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint
