@@ -10,16 +10,20 @@ TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 KSRC ?= $(B)/linux
 KOUT ?= $(B)/kernel
 STOUT ?= $(B)/selftests
+TPOUT ?= $(B)/bpf-selftests
+# The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
+STOCK_SRC := $(B)/stock/linux
+STOCK_OUT := $(B)/stock/kernel
+BENCH_OUT ?= $(B)/bench
 LOGS := $(B)/logs
 LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
 MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
-SELFTESTS := file_open_deny mprotect_audit
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check vm kernel tree deps selftests lint patches clean distclean help
+.PHONY: all demo check vm kernel tree deps selftests bpf-selftests stock-kernel bench lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -27,9 +31,8 @@ demo: kernel selftests ## boot the guest and run the file_open deny/allow demons
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/file_open_deny
 
-check: kernel selftests ## run every selftest in the guest; prints "N passed, N failed"
-	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/check.log $(GUEST_TIMEOUT) $(LSM) -- \
-		$(ROOT)/selftests/guest/run-tests.sh $(addprefix $(STOUT)/,$(SELFTESTS))
+check: kernel selftests bpf-selftests ## run every selftest in the guest; ends with "N passed, N failed, N skipped"
+	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
 
 vm: kernel ## an interactive shell in the test guest (exit the shell to power off)
 	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
@@ -52,6 +55,20 @@ kernel: tree $(KOUT)/.config ## configure and build bzImage, modules_prepare and
 selftests: kernel ## build the BPF test programs against the new vmlinux
 	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) OUT=$(abspath $(STOUT))
 
+bpf-selftests: kernel ## build the tree's upstream test_progs (tools/testing/selftests/bpf) out of tree
+	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KOUT) $(TPOUT)
+
+stock-kernel: tree ## build the unpatched base with the same config, for make bench
+	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
+	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ROOT)/kernel-config.fragment
+	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
+
+bench: kernel selftests stock-kernel ## instructions per operation, stock against the series (QEMU -icount)
+	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
+		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
+	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) \
+		$(STOCK_OUT)/arch/x86/boot/bzImage $(BZIMAGE)
+
 lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch
 	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint
 
@@ -59,7 +76,7 @@ patches: ## regenerate patches/ and series from the commits base..HEAD of build/
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 
 clean: ## remove build outputs, keep the kernel tree and ccache
-	rm -rf $(KOUT) $(STOUT) $(LOGS) $(B)/lint
+	rm -rf $(KOUT) $(STOUT) $(TPOUT) $(LOGS) $(B)/lint
 
 distclean: ## remove everything under build/
 	rm -rf $(B)

@@ -1,23 +1,73 @@
 #!/bin/bash
-# Run test programs in the guest and print KTAP: one line per test, then
-# "N passed, N failed, N skipped". Exit status 0 exactly when nothing failed.
-# A program exits 0 (pass), 4 (skip) or anything else (fail).
-# usage: run-tests.sh <test program>...
+# Run tests in the guest and print KTAP: one line per test, then
+# "N passed, N failed, N skipped" alone on a line. Exit status 0 exactly
+# when nothing failed.
+# usage: run-tests.sh <test>...
+#   <test> is a program, which exits 0 (pass), 4 (skip) or anything else
+#   (fail), or test_progs=<dir>:<test_progs -t filter>, which runs the
+#   upstream test_progs of <dir> and reports each of its (sub)tests.
 set -uo pipefail
 
 pass=0 fail=0 skip=0 n=0
-echo "KTAP version 1"
-echo "1..$#"
-for t in "$@"; do
+
+report() { # <status: 0 pass, 4 skip, else fail> <name> [reason]
 	n=$((n + 1))
-	name=$(basename "$t")
+	case $1 in
+	0) echo "ok $n $2"; pass=$((pass + 1)) ;;
+	4) echo "ok $n $2 # SKIP${3:+ $3}"; skip=$((skip + 1)) ;;
+	*) echo "not ok $n $2${3:+ # $3}"; fail=$((fail + 1)) ;;
+	esac
+}
+
+# test_progs prints "#N/M test/subtest:RESULT" for each subtest, then
+# "#N test:RESULT": report the subtests, and the tests that have none.
+run_test_progs() { # <dir> <filter>
+	local out=/tmp/test_progs.$n.out line id name result rc
+	local fail_before=$fail
+	local -A has_subtests=()
+
+	(cd "$1" && ./test_progs -t "$2") | tee "$out"
+	rc=${PIPESTATUS[0]}
+	while IFS= read -r line; do
+		[[ $line =~ ^#([0-9]+)(/[0-9]+)?[[:space:]]+(.+):(OK|SKIP|FAIL)$ ]] || continue
+		id=${BASH_REMATCH[1]} name=${BASH_REMATCH[3]} result=${BASH_REMATCH[4]}
+		if [[ -n ${BASH_REMATCH[2]} ]]; then
+			has_subtests[$id]=1
+		elif [[ -n ${has_subtests[$id]:-} ]]; then
+			continue
+		fi
+		case $result in
+		OK) report 0 "$name" ;;
+		SKIP) report 4 "$name" ;;
+		FAIL) report 1 "$name" ;;
+		esac
+	done <"$out"
+	# A test the filter names must have run: a missing one is a failure.
+	for name in ${2//,/ }; do
+		name=${name%%/*}
+		grep -Eq "^#[0-9]+[[:space:]]+$name:(OK|SKIP|FAIL)$" "$out" ||
+			report 1 "$name" "not run by test_progs"
+	done
+	# A crash or a failure outside any test still fails the run.
+	if [[ $rc -ne 0 && $fail -eq $fail_before ]]; then
+		report 1 "test_progs -t $2" "exit status $rc"
+	fi
+}
+
+echo "KTAP version 1"
+for t in "$@"; do
+	if [[ $t == test_progs=* ]]; then
+		spec=${t#test_progs=}
+		run_test_progs "${spec%%:*}" "${spec#*:}"
+		continue
+	fi
 	"$t"
 	rc=$?
 	case $rc in
-	0) echo "ok $n $name"; pass=$((pass + 1)) ;;
-	4) echo "ok $n $name # SKIP"; skip=$((skip + 1)) ;;
-	*) echo "not ok $n $name # exit status $rc"; fail=$((fail + 1)) ;;
+	0 | 4) report "$rc" "$(basename "$t")" ;;
+	*) report "$rc" "$(basename "$t")" "exit status $rc" ;;
 	esac
 done
+echo "1..$n"
 echo "$pass passed, $fail failed, $skip skipped"
 [[ $fail -eq 0 ]]

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Build test_progs of a kernel tree's BPF selftests, with bpf_testmod.ko, out of tree.
+# usage: build-bpf-selftests.sh <kernel tree> <kernel build dir> <output dir>
+#
+# <kernel build dir> is the O= directory of a configured kernel of <kernel
+# tree>, with vmlinux (BTF) built and modules_prepare done. Every output goes
+# to <output dir>; nothing is written into <kernel tree>, nor into the build
+# dir (bpf_testmod is an external module: its objects land beside its copied
+# sources). test_progs is <output dir>/test_progs; run it from <output dir>,
+# where it finds bpf_testmod.ko and its BPF objects.
+#
+# The 6.1 selftests Makefile honours OUTPUT= but still writes into its own
+# source directory: prog_tests/tests.h, a "bpftool" symlink and the whole
+# bpf_testmod build (make -C $(KDIR) M=<source dir>). So the make runs in
+# <output dir>/src, a shadow of <kernel tree>: tools/testing/selftests/bpf is
+# an rsync copy there (minus what its .gitignore files ignore), every other
+# entry along that path a symlink into <kernel tree>, so that the Makefile's
+# relative paths (../../../lib/bpf, ../../../../scripts/sign-file.c, ...) still
+# resolve. The copy is refreshed on every run and keeps the sources' mtimes:
+# a rebuild only redoes what changed. Use one output dir per kernel tree.
+set -euo pipefail
+
+usage="usage: build-bpf-selftests.sh <kernel tree> <kernel build dir> <output dir>"
+[[ $# -eq 3 ]] || { echo "$usage" >&2; exit 2; }
+
+die() {
+	echo "build-bpf-selftests: $*" >&2
+	exit 1
+}
+
+tree=$(realpath -e "$1") || die "no kernel tree $1"
+kbuild=$(realpath -e "$2") || die "no kernel build dir $2"
+rel=tools/testing/selftests/bpf
+[[ -f $tree/$rel/Makefile ]] || die "$tree has no $rel/Makefile"
+[[ -f $kbuild/.config ]] || die "$kbuild is not configured (no .config)"
+[[ -f $kbuild/vmlinux ]] || die "$kbuild/vmlinux is missing: build the kernel first"
+[[ -x $kbuild/scripts/mod/modpost ]] ||
+	die "$kbuild/scripts/mod/modpost is missing: run modules_prepare first"
+grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$kbuild/.config" ||
+	die "$kbuild/.config lacks CONFIG_DEBUG_INFO_BTF=y: vmlinux has no BTF"
+
+mkdir -p "$3"
+out=$(realpath "$3")
+case $out/ in
+"$tree"/*) die "the output dir $out is inside the kernel tree $tree" ;;
+esac
+# Outputs are kept by mtime: ones built from another tree would look current.
+if [[ -f $out/.kernel-tree && $(<"$out/.kernel-tree") != "$tree" ]]; then
+	die "$out was built from $(<"$out/.kernel-tree"), not $tree: use another output dir"
+fi
+echo "$tree" >"$out/.kernel-tree"
+
+tree_state() {
+	git -C "$tree" --no-optional-locks status --porcelain --ignored 2>/dev/null || true
+}
+before=$(tree_state)
+
+# The shadow tree: real directories down to selftests/, the (non-hidden)
+# entries beside them symlinks into the tree, and a copy of selftests/bpf.
+src=$out/src
+shopt -s nullglob
+dir=
+for part in ${rel//\// }; do
+	mkdir -p "$src/$dir"
+	find "$src/$dir" -mindepth 1 -maxdepth 1 -type l -delete
+	for entry in "$tree/$dir"*; do
+		name=${entry##*/}
+		[[ $name == "$part" ]] || ln -s "$entry" "$src/$dir$name"
+	done
+	dir+=$part/
+done
+shopt -u nullglob
+mkdir -p "$src/$rel"
+rsync -a --delete --filter=':- .gitignore' "$tree/$rel/" "$src/$rel/"
+# urandom_read links "liburandom_read.so" from the current directory, though
+# the library is built in OUTPUT (fixed upstream after 6.1).
+ln -sfn "$out/liburandom_read.so" "$src/$rel/liburandom_read.so"
+
+# Without "make modules", Module.symvers is missing: let modpost check
+# bpf_testmod's symbols against vmlinux's at least.
+extra_symbols=()
+if [[ ! -f $kbuild/Module.symvers && -f $kbuild/vmlinux.symvers ]]; then
+	extra_symbols=(KBUILD_EXTRA_SYMBOLS="$kbuild/vmlinux.symvers")
+fi
+
+start=$SECONDS
+make -C "$src/$rel" -j"$(nproc)" \
+	OUTPUT="$out" VMLINUX_BTF="$kbuild/vmlinux" KDIR="$kbuild" \
+	"${extra_symbols[@]}" test_progs
+# What an in-tree build links (core_reloc runs ./bpftool); the Makefile
+# puts its own link in the copy, where it dangles.
+ln -sfn tools/build/bpftool/bootstrap/bpftool "$out/bpftool"
+
+after=$(tree_state)
+if [[ $before != "$after" ]]; then
+	diff <(echo "$before") <(echo "$after") >&2 || true
+	die "the build wrote into $tree (above: git status before/after)"
+fi
+echo "build-bpf-selftests: $out/test_progs ($((SECONDS - start)) s)"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Run every selftest in the guest: the pipeline's own tests and the
+# upstream test_progs LSM tests with bpf in lsm=, then, in a second boot
+# without bpf, the tests of that case. Prints the KTAP of both boots and
+# the total "N passed, N failed, N skipped" alone on the last line.
+# usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir>
+set -euo pipefail
+
+if [[ $# -ne 6 ]]; then
+	echo "usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir>" >&2
+	exit 2
+fi
+image=$1 logs=$2 limit=$3 lsm=$4 st=$5 tp=$6
+here=$(dirname "$(realpath "$0")")
+runner=$(realpath "$here/../selftests/guest/run-tests.sh")
+[[ ,$lsm, == *,bpf,* ]] || { echo "check: lsm=$lsm lacks bpf; the main boot needs it" >&2; exit 2; }
+nobpf=$(echo ",$lsm," | sed 's/,bpf,/,/; s/^,//; s/,$//')
+
+# Upstream tests of the base tree and of the series, by test_progs name.
+upstream=test_lsm,lsm_cgroup,test_local_storage,task_local_storage
+upstream+=,test_bprm_opts,d_path,test_ima,lsm_direct_call,lsm_verdict
+
+status=0
+"$here/run-guest.sh" "$image" "$logs/check.log" "$limit" "$lsm" -- "$runner" \
+	"$st/file_open_deny" "$st/mprotect_audit" "test_progs=$tp:$upstream" || status=1
+"$here/run-guest.sh" "$image" "$logs/check-nobpf.log" "$limit" "$nobpf" -- "$runner" \
+	"test_progs=$tp:lsm_direct_call/not_active" || status=1
+
+total_pass=0 total_fail=0 total_skip=0
+for log in "$logs/check.log" "$logs/check-nobpf.log"; do
+	summary=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | tail -1 || true)
+	if [[ -z $summary ]]; then
+		echo "check: no test summary in $log"
+		total_fail=$((total_fail + 1))
+		continue
+	fi
+	read -r p _ f _ s _ <<<"${summary//,/}"
+	total_pass=$((total_pass + p)) total_fail=$((total_fail + f)) total_skip=$((total_skip + s))
+done
+[[ $total_fail -eq 0 ]] || status=1
+echo "check: lsm=$lsm and lsm=$nobpf, logs in $logs"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+exit "$status"
