@@ -24,13 +24,16 @@ report() { # <status: 0 pass, 4 skip, else fail> <name> [reason]
 run_test_progs() { # <dir> <filter>
 	local out=/tmp/test_progs.$n.out line id name result rc
 	local fail_before=$fail
-	local -A has_subtests=()
+	local -A has_subtests=() seen=()
 
 	(cd "$1" && ./test_progs -t "$2") | tee "$out"
 	rc=${PIPESTATUS[0]}
 	while IFS= read -r line; do
 		[[ $line =~ ^#([0-9]+)(/[0-9]+)?[[:space:]]+(.+):(OK|SKIP|FAIL)$ ]] || continue
 		id=${BASH_REMATCH[1]} name=${BASH_REMATCH[3]} result=${BASH_REMATCH[4]}
+		# Failures are printed again after "All error logs:".
+		[[ -z ${seen[$id${BASH_REMATCH[2]}]:-} ]] || continue
+		seen[$id${BASH_REMATCH[2]}]=1
 		if [[ -n ${BASH_REMATCH[2]} ]]; then
 			has_subtests[$id]=1
 		elif [[ -n ${has_subtests[$id]:-} ]]; then
