@@ -10,7 +10,8 @@ if [[ $# -ne 6 ]]; then
 	echo "usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir>" >&2
 	exit 2
 fi
-image=$1 logs=$2 limit=$3 lsm=$4 st=$5 tp=$6
+image=$1 logs=$2 limit=$3 lsm=$4
+st=$(realpath "$5") tp=$(realpath "$6")
 here=$(dirname "$(realpath "$0")")
 runner=$(realpath "$here/../selftests/guest/run-tests.sh")
 [[ ,$lsm, == *,bpf,* ]] || { echo "check: lsm=$lsm lacks bpf; the main boot needs it" >&2; exit 2; }
