@@ -7,8 +7,8 @@ set -euo pipefail
 tree=${1:?usage: apply-series.sh <tree> <series> <patchdir>}
 series=$(realpath "${2:?}")
 patchdir=$(realpath "${3:?}")
-stamp=$tree/.git/krsi-series-applied
-base_version=$(cat "$tree/.git/krsi-base-version")
+stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
+base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
 
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")
 mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Regenerate patches/ and series from the commits base..HEAD of the kernel
-# tree (the patch-development workflow). The cover letter is kept.
+# tree (the patch-development workflow), with a cover letter whose subject
+# and text come from Documentation/cover-letter.txt.
 # usage: export-patches.sh <tree> <series> <patchdir>
 set -euo pipefail
 
@@ -12,10 +13,23 @@ if [[ -n $(git -C "$tree" status --porcelain --untracked-files=no) ]]; then
 	echo "export-patches: $tree has uncommitted changes; commit them first" >&2
 	exit 1
 fi
-find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -delete
-git -C "$tree" format-patch -q --no-signature --zero-commit --base=base \
-	-o "$patchdir" base..HEAD
+find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+git -C "$tree" format-patch -q --no-signature --zero-commit \
+	--cover-letter -o "$patchdir" base..HEAD
+# The cover letter's subject and text: first line and the rest of $cover.
+cover=$(dirname "$0")/../Documentation/cover-letter.txt
+if [[ -f $cover ]]; then
+	python3 - "$patchdir/0000-cover-letter.patch" "$cover" <<'PY'
+import sys
+patch, cover = sys.argv[1], sys.argv[2]
+subject, _, blurb = open(cover).read().partition("\n")
+text = open(patch).read()
+text = text.replace("*** SUBJECT HERE ***", subject.strip(), 1)
+text = text.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
+open(patch, "w").write(text)
+PY
+fi
 (cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort) >"$series"
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")
-echo "$want $(git -C "$tree" rev-parse HEAD)" >"$tree/.git/krsi-series-applied"
+echo "$want $(git -C "$tree" rev-parse HEAD)" >"$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied"
 echo "export-patches: $(wc -l <"$series") patch(es) in patches/"

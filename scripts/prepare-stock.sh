@@ -16,4 +16,4 @@ if [[ -e $stock/.git ]]; then
 fi
 mkdir -p "$(dirname "$stock")"
 git -C "$tree" worktree add -q --detach "$(realpath -m "$stock")" base
-echo "prepare-stock: $stock is $(cat "$tree/.git/krsi-base-version")"
+echo "prepare-stock: $stock is $(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")"
