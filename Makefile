@@ -23,7 +23,7 @@ BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check vm kernel tree deps selftests bpf-selftests stock-kernel bench lint patches clean distclean help
+.PHONY: all demo check vm kernel tree deps selftests bpf-selftests stock-kernel bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -68,6 +68,9 @@ bench: kernel selftests stock-kernel ## instructions per operation, stock agains
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
 	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) \
 		$(STOCK_OUT)/arch/x86/boot/bzImage $(BZIMAGE)
+
+docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
+	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(B)/docs
 
 lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch
 	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint

@@ -6,7 +6,7 @@ packages=(
 	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev
 	dwarves ccache git quilt xz-utils zstd cpio rsync python3 python3-ply
 	clang llvm lld libcap-dev zlib1g-dev
-	qemu-system-x86 busybox-static
+	qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme
 )
 
 missing=()
