@@ -85,9 +85,27 @@ if [[ ! -f $kbuild/Module.symvers && -f $kbuild/vmlinux.symvers ]]; then
 	extra_symbols=(KBUILD_EXTRA_SYMBOLS="$kbuild/vmlinux.symvers")
 fi
 
+# The Makefile regenerates vmlinux.h, and so every BPF object, whenever
+# VMLINUX_BTF is newer. Give it vmlinux's BTF in a file replaced only when
+# the BTF or the kernel release (bpf_testmod's vermagic) changed: a kernel
+# rebuilt after a change that leaves both alone rebuilds nothing here.
+btf=$out/vmlinux.btf
+read -r off size < <(readelf -S -W "$kbuild/vmlinux" |
+	sed -n 's/.* \.BTF  *PROGBITS  *[0-9a-f]*  *\([0-9a-f]*\)  *\([0-9a-f]*\) .*/\1 \2/p')
+[[ -n ${size:-} ]] || die "$kbuild/vmlinux has no .BTF section"
+dd if="$kbuild/vmlinux" of="$btf.new" bs=1M iflag=skip_bytes,count_bytes \
+	skip=$((16#$off)) count=$((16#$size)) status=none
+sig=$(cat "$btf.new" "$kbuild/include/config/kernel.release" | sha256sum)
+if [[ -f $btf && $sig == "$(cat "$btf.sig" 2>/dev/null)" ]]; then
+	rm -f "$btf.new"
+else
+	mv -f "$btf.new" "$btf"
+	echo "$sig" >"$btf.sig"
+fi
+
 start=$SECONDS
 make -C "$src/$rel" -j"$(nproc)" \
-	OUTPUT="$out" VMLINUX_BTF="$kbuild/vmlinux" KDIR="$kbuild" \
+	OUTPUT="$out" VMLINUX_BTF="$btf" KDIR="$kbuild" \
 	"${extra_symbols[@]}" test_progs
 # Sign bpf_testmod.ko as modules_install signs the kernel's own modules: an
 # unsigned module taints the kernel. Once: the signature is appended.
