@@ -28,7 +28,7 @@ cmdline+=" init=$init -- $*"
 # shellcheck disable=SC2054 # the commas belong to QEMU's option values
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 4G
 	-nographic -no-reboot -nodefaults -serial mon:stdio
-	-fsdev local,id=krsiroot,path=/,readonly=on,security_model=none
+	-fsdev local,id=krsiroot,path=/,readonly=on,security_model=none,multidevs=remap
 	-device virtio-9p-pci,fsdev=krsiroot,mount_tag=krsiroot
 	-kernel "$image" -append "$cmdline")
 # shellcheck disable=SC2206 # word splitting of the extra options is wanted

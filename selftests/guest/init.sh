@@ -6,12 +6,22 @@ set -uo pipefail
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
+mountpoint -q /dev || mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
+# A checkout under /tmp (CI's may be) must stay visible under the tmpfs.
+repo=$(realpath "$(dirname "$0")/../..")
+if [[ $repo == /tmp/* ]]; then
+	mkdir -p /run/host-tmp
+	mount --bind /tmp /run/host-tmp
+fi
+mount -t tmpfs tmpfs /tmp
+if [[ $repo == /tmp/* ]]; then
+	mkdir -p "$repo"
+	mount --bind "/run/host-tmp/${repo#/tmp/}" "$repo"
+fi
 mount -t securityfs securityfs /sys/kernel/security
 mount -t bpf bpffs /sys/fs/bpf
 mount -t debugfs debugfs /sys/kernel/debug
