@@ -11,7 +11,8 @@ stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
 base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
 
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")
-mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
+names=$("$(dirname "$0")/series-patches.sh" "$series" "$patchdir")
+mapfile -t names < <(printf '%s' "$names" | sed '/^$/d')
 
 head=$(git -C "$tree" rev-parse HEAD)
 if [[ -f $stamp ]]; then

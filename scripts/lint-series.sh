@@ -13,7 +13,8 @@ here=$(dirname "$(realpath "$0")")
 mkdir -p "$work"
 work=$(realpath "$work")
 
-mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
+names=$("$here/series-patches.sh" "$series" "$patchdir")
+mapfile -t names < <(printf '%s' "$names" | sed '/^$/d')
 if [[ ${#names[@]} -eq 0 ]]; then
 	echo "lint-series: series is empty, nothing to check"
 	exit 0

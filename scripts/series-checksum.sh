@@ -6,8 +6,6 @@ set -euo pipefail
 series=$(realpath "${1:?usage: series-checksum.sh <series> <patchdir>}")
 patchdir=${2:?usage: series-checksum.sh <series> <patchdir>}
 
-mapfile -t names < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$series")
-for n in ${names[@]+"${names[@]}"}; do
-	[[ -f $patchdir/$n ]] || { echo "series-checksum: $n is listed in series but not in patches/" >&2; exit 1; }
-done
+names=$("$(dirname "$0")/series-patches.sh" "$series" "$patchdir")
+mapfile -t names < <(printf '%s' "$names" | sed '/^$/d')
 (cd "$patchdir" && cat "$series" ${names[@]+"${names[@]}"}) | sha256sum | cut -d' ' -f1
