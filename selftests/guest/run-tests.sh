@@ -4,8 +4,10 @@
 # when nothing failed.
 # usage: run-tests.sh <test>...
 #   <test> is a program, which exits 0 (pass), 4 (skip) or anything else
-#   (fail), or test_progs=<dir>:<test_progs -t filter>, which runs the
-#   upstream test_progs of <dir> and reports each of its (sub)tests.
+#   (fail), with its arguments after commas (<program>,<arg>...: the kernel
+#   command line carries no spaces), or test_progs=<dir>:<test_progs -t
+#   filter>, which runs the upstream test_progs of <dir> and reports each of
+#   its (sub)tests.
 set -uo pipefail
 
 pass=0 fail=0 skip=0 n=0
@@ -104,11 +106,13 @@ for t in "$@"; do
 		run_test_progs "${spec%%:*}" "${spec#*:}"
 		continue
 	fi
-	"$t"
+	IFS=, read -r -a argv <<<"$t"
+	"${argv[@]}"
 	rc=$?
+	name=$(basename "${argv[0]}")${argv[1]:+ ${argv[*]:1}}
 	case $rc in
-	0 | 4) report "$rc" "$(basename "$t")" ;;
-	*) report "$rc" "$(basename "$t")" "exit status $rc" ;;
+	0 | 4) report "$rc" "$name" ;;
+	*) report "$rc" "$name" "exit status $rc" ;;
 	esac
 done
 echo "1..$n"

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsm_hostile [cycles]: inputs the kernel must refuse with a specific errno
+ * and verifier-log line, or survive with its state intact.
+ *
+ *   sleepable_hook     lsm.s/ on a hook outside the sleepable set
+ *   freplace           an extension replacing a function of an LSM program
+ *   tail_call          tail calls into programs of other hooks
+ *   attached_twice     one program linked twice to file_alloc_security
+ *   detach_sleeping    detaching while a sleepable program sleeps inside
+ *                      the hook (userfaultfd holds it there)
+ *   cycles             attach+detach <cycles> times (default 10000) on
+ *                      inode_removexattr: no growth of slab, vmalloc,
+ *                      percpu memory or live programs and links
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "krsi_lsm.h"
+#include "krsi_test.h"
+#include "lsm_hostile.skel.h"
+#include "lsm_hostile_ext.skel.h"
+
+#define LOG_SIZE	(1 << 20)
+/* Memory that may come and go during the cycles without being a leak. */
+#define GROWTH_SLACK_KB	256
+
+static char log_buf[LOG_SIZE];
+static long page_size;
+
+/* lsm_hostile opened with only @prog (and @prog2, may be NULL) loaded. */
+static struct lsm_hostile *open_with(const char *prog, const char *prog2)
+{
+	struct lsm_hostile *skel;
+	struct bpf_program *p;
+	int err;
+
+	skel = lsm_hostile__open();
+	if (!KRSI_CHECK_PTR("lsm_hostile__open", skel))
+		return NULL;
+	bpf_object__for_each_program(p, skel->obj) {
+		const char *name = bpf_program__name(p);
+
+		bpf_program__set_autoload(p, !strcmp(name, prog) ||
+					  (prog2 && !strcmp(name, prog2)));
+	}
+	err = lsm_hostile__load(skel);
+	if (!KRSI_CHECK_OK("lsm_hostile__load", err)) {
+		lsm_hostile__destroy(skel);
+		return NULL;
+	}
+	skel->bss->target_tgid = getpid();
+	return skel;
+}
+
+static bool log_has(const char *what)
+{
+	if (strstr(log_buf, what))
+		return true;
+	krsi_fail(__FILE__, __LINE__, "verifier log lacks \"%s\"; log:\n%s",
+		  what, log_buf);
+	return false;
+}
+
+static int mprotect_errno(void *page)
+{
+	int ret = mprotect(page, page_size, PROT_READ);
+
+	if (ret > 0)	/* a positive verdict leaking out of the hook */
+		return -ret;
+	return ret ? errno : 0;
+}
+
+static void sleepable_hook(void)
+{
+	struct lsm_hostile *skel = lsm_hostile__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!KRSI_CHECK_PTR("lsm_hostile__open", skel))
+		return;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, false);
+	p = skel->progs.sleepable_on_atomic_hook;
+	bpf_program__set_autoload(p, true);
+	log_buf[0] = 0;
+	bpf_program__set_log_buf(p, log_buf, sizeof(log_buf));
+	err = lsm_hostile__load(skel);
+	if (KRSI_CHECK_EQ("load of lsm.s/file_permission", -EINVAL, err))
+		log_has("bpf_lsm_file_permission is not sleepable");
+	lsm_hostile__destroy(skel);
+}
+
+static void freplace(void *page)
+{
+	struct lsm_hostile_ext *ext = NULL;
+	struct lsm_hostile *skel;
+	struct bpf_link *link = NULL, *ext_link = NULL;
+	int err;
+
+	skel = open_with("extendable", NULL);
+	if (!skel)
+		return;
+	link = bpf_program__attach_lsm(skel->progs.extendable);
+	if (!KRSI_CHECK_PTR("attach extendable", link) ||
+	    !KRSI_CHECK_ERRNO("mprotect under extendable", EPERM,
+			      mprotect_errno(page)))
+		goto out;
+
+	ext = lsm_hostile_ext__open();
+	if (!KRSI_CHECK_PTR("lsm_hostile_ext__open", ext))
+		goto out;
+	err = bpf_program__set_attach_target(ext->progs.hostile_decide_ext,
+					     bpf_program__fd(skel->progs.extendable),
+					     "hostile_decide");
+	if (!KRSI_CHECK_OK("bpf_program__set_attach_target", err))
+		goto out;
+	log_buf[0] = 0;
+	bpf_program__set_log_buf(ext->progs.hostile_decide_ext, log_buf,
+				 sizeof(log_buf));
+	err = lsm_hostile_ext__load(ext);
+	if (KRSI_CHECK_EQ("load of freplace/hostile_decide", -EINVAL, err)) {
+		log_has("Cannot replace LSM programs");
+		goto out;
+	}
+	/* Loaded: show what it would do to the policy. */
+	ext_link = bpf_program__attach_freplace(ext->progs.hostile_decide_ext,
+						bpf_program__fd(skel->progs.extendable),
+						"hostile_decide");
+	if (ext_link)
+		krsi_note("freplace attached; mprotect now: %s",
+			  strerror(mprotect_errno(page)));
+out:
+	bpf_link__destroy(ext_link);
+	lsm_hostile_ext__destroy(ext);
+	bpf_link__destroy(link);
+	lsm_hostile__destroy(skel);
+}
+
+static void tail_call(void *page)
+{
+	struct { const char *prog; int err; } cases[] = {
+		{ "void_hook_callee", EINVAL },
+		{ "other_hook_callee", EINVAL },
+		{ "same_hook_callee", 0 },
+	};
+	struct bpf_link *link = NULL;
+	struct lsm_hostile *skel;
+	struct bpf_program *p;
+	unsigned int i;
+	__u32 key = 0;
+	int fd, err;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		skel = open_with("tail_caller", cases[i].prog);
+		if (!skel)
+			return;
+		p = bpf_object__find_program_by_name(skel->obj, cases[i].prog);
+		fd = bpf_program__fd(p);
+		err = bpf_map__update_elem(skel->maps.jump, &key, sizeof(key),
+					   &fd, sizeof(fd), BPF_ANY);
+		if (!KRSI_CHECK_ERRNO(cases[i].prog, cases[i].err, -err)) {
+			link = bpf_program__attach_lsm(skel->progs.tail_caller);
+			if (link)
+				krsi_note("%s in the tail call map: mprotect returns %d",
+					  cases[i].prog, -mprotect_errno(page));
+		} else if (!cases[i].err) {
+			link = bpf_program__attach_lsm(skel->progs.tail_caller);
+			if (KRSI_CHECK_PTR("attach tail_caller", link))
+				KRSI_CHECK_ERRNO("mprotect through the tail call",
+						 EPERM, mprotect_errno(page));
+		}
+		bpf_link__destroy(link);
+		link = NULL;
+		lsm_hostile__destroy(skel);
+	}
+}
+
+static void attached_twice(void)
+{
+	struct bpf_link *first, *second;
+	struct lsm_hostile *skel;
+
+	skel = open_with("attached_twice", NULL);
+	if (!skel)
+		return;
+	first = bpf_program__attach_lsm(skel->progs.attached_twice);
+	if (!KRSI_CHECK_PTR("first attach", first))
+		goto out;
+	second = bpf_program__attach_lsm(skel->progs.attached_twice);
+	KRSI_CHECK_ERRNO("second attach", EBUSY, second ? 0 : errno);
+	bpf_link__destroy(second);
+	KRSI_CHECK_EQ("file_alloc_security programs after the second attach", 1,
+		      krsi_live_count("file_alloc_security"));
+	bpf_link__destroy(first);
+	KRSI_CHECK_EQ("file_alloc_security programs after detach", 0,
+		      krsi_live_count("file_alloc_security"));
+out:
+	lsm_hostile__destroy(skel);
+}
+
+struct sleeper_arg {
+	struct lsm_hostile *skel;
+	int err;
+};
+
+static void *sleeper_thread(void *p)
+{
+	struct sleeper_arg *arg = p;
+	int fd;
+
+	arg->skel->bss->target_tid = syscall(SYS_gettid);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	arg->err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void detach_sleeping(void)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {};
+	struct uffdio_zeropage zero = {};
+	struct sleeper_arg arg = {};
+	struct uffd_msg msg;
+	struct bpf_link *link;
+	pthread_t thread;
+	int uffd, fd;
+	void *area;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	if (!KRSI_CHECK_SYSCALL("userfaultfd", uffd) ||
+	    !KRSI_CHECK_SYSCALL("UFFDIO_API", ioctl(uffd, UFFDIO_API, &api)))
+		return;
+	area = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (unsigned long)area;
+	reg.range.len = page_size;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (!KRSI_CHECK_SYSCALL("UFFDIO_REGISTER", ioctl(uffd, UFFDIO_REGISTER, &reg)))
+		goto out_uffd;
+
+	arg.skel = open_with("sleeper", NULL);
+	if (!arg.skel)
+		goto out_uffd;
+	arg.skel->bss->user_addr = (unsigned long)area;
+	link = bpf_program__attach_lsm(arg.skel->progs.sleeper);
+	if (!KRSI_CHECK_PTR("attach lsm.s/file_open", link))
+		goto out_skel;
+	if (pthread_create(&thread, NULL, sleeper_thread, &arg)) {
+		krsi_fail(__FILE__, __LINE__, "pthread_create failed");
+		goto out_skel;
+	}
+	/* The fault arrives once the program sleeps inside the hook. */
+	if (!KRSI_CHECK_SYSCALL("read uffd", read(uffd, &msg, sizeof(msg))) ||
+	    !KRSI_CHECK_EQ("uffd event", UFFD_EVENT_PAGEFAULT, msg.event))
+		exit(KSFT_FAIL);	/* the thread would never return */
+	KRSI_CHECK_EQ("programs inside the hook", 1,
+		      arg.skel->bss->entered - arg.skel->bss->left);
+
+	bpf_link__destroy(link);
+	KRSI_CHECK_EQ("file_open programs after detach", 0,
+		      krsi_live_count("file_open"));
+
+	zero.range.start = (unsigned long)area;
+	zero.range.len = page_size;
+	KRSI_CHECK_SYSCALL("UFFDIO_ZEROPAGE", ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(thread, NULL);
+	/* It was attached when the open entered the hook: its verdict counts. */
+	KRSI_CHECK_ERRNO("open that slept in the program", EPERM, arg.err);
+	KRSI_CHECK_EQ("program runs that finished", 1, arg.skel->bss->left);
+
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	KRSI_CHECK_SYSCALL("open after detach", fd);
+	if (fd >= 0)
+		close(fd);
+out_skel:
+	lsm_hostile__destroy(arg.skel);
+out_uffd:
+	munmap(area, page_size);
+	close(uffd);
+}
+
+/* Slab + VmallocUsed + Percpu from /proc/meminfo, in kB. */
+static long kernel_memory_kb(void)
+{
+	char line[256];
+	long total = 0, v;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld", &v) == 1 ||
+		    sscanf(line, "VmallocUsed: %ld", &v) == 1 ||
+		    sscanf(line, "Percpu: %ld", &v) == 1)
+			total += v;
+	fclose(f);
+	return total;
+}
+
+static bool cycle(struct lsm_hostile *skel, int n)
+{
+	struct bpf_link *link;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		link = bpf_program__attach_lsm(skel->progs.cycled);
+		if (!KRSI_CHECK_PTR("attach inode_removexattr", link))
+			return false;
+		bpf_link__destroy(link);
+	}
+	return true;
+}
+
+static void cycles(int n)
+{
+	int progs, links, warm = n / 10 + 1;
+	struct lsm_hostile *skel;
+	long before, after;
+	double start;
+
+	skel = open_with("cycled", NULL);
+	if (!skel)
+		return;
+	progs = krsi_nr_progs();
+	links = krsi_nr_links();
+	if (!cycle(skel, warm) || !krsi_wait_objects(progs, links, 10))
+		goto out;
+	sleep(2);
+	before = kernel_memory_kb();
+	start = krsi_now();
+	if (!cycle(skel, n))
+		goto out;
+	krsi_note("cycles: %d attach+detach in %.1f s", n, krsi_now() - start);
+	if (!krsi_wait_objects(progs, links, 10))
+		krsi_fail(__FILE__, __LINE__, "programs/links: %d/%d, expected %d/%d",
+			  krsi_nr_progs(), krsi_nr_links(), progs, links);
+	sleep(2);
+	after = kernel_memory_kb();
+	krsi_note("cycles: slab+vmalloc+percpu %ld kB before, %ld kB after", before, after);
+	if (after - before > GROWTH_SLACK_KB)
+		krsi_fail(__FILE__, __LINE__, "kernel memory grew by %ld kB over %d cycles",
+			  after - before, n);
+	KRSI_CHECK_EQ("inode_removexattr programs", 0,
+		      krsi_live_count("inode_removexattr"));
+out:
+	lsm_hostile__destroy(skel);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10000;
+	int progs0, links0, failed = 0;
+	void *page;
+
+	krsi_init();
+	if (n <= 0) {
+		fprintf(stderr, "usage: lsm_hostile [cycles > 0]\n");
+		return 2;
+	}
+	alarm(1800);	/* a hang is a failure, not a stuck CI */
+	page_size = sysconf(_SC_PAGESIZE);
+	page = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	progs0 = krsi_nr_progs();
+	links0 = krsi_nr_links();
+
+#define SUBTEST(call, name) do {					\
+		call;							\
+		krsi_note("%s: %s", name, krsi_failed > failed ? "FAIL" : "ok"); \
+		failed = krsi_failed;					\
+	} while (0)
+	SUBTEST(sleepable_hook(), "sleepable_hook");
+	SUBTEST(freplace(page), "freplace");
+	SUBTEST(tail_call(page), "tail_call");
+	SUBTEST(attached_twice(), "attached_twice");
+	SUBTEST(detach_sleeping(), "detach_sleeping");
+	SUBTEST(cycles(n), "cycles");
+
+	if (!krsi_wait_objects(progs0, links0, 10))
+		krsi_fail(__FILE__, __LINE__,
+			  "programs/links alive: %d/%d, before the test %d/%d",
+			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	return krsi_exit("lsm_hostile");
+}
