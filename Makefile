@@ -11,6 +11,9 @@ KSRC ?= $(B)/linux
 KOUT ?= $(B)/kernel
 STOUT ?= $(B)/selftests
 TPOUT ?= $(B)/bpf-selftests
+# The debug kernel (lockdep, KASAN, kmemleak, failslab) and its test_progs.
+KDOUT ?= $(B)/kernel-debug
+TPDOUT ?= $(B)/bpf-selftests-debug
 # The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
 STOCK_SRC := $(B)/stock/linux
 STOCK_OUT := $(B)/stock/kernel
@@ -18,12 +21,13 @@ BENCH_OUT ?= $(B)/bench
 LOGS := $(B)/logs
 LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
+DEBUG_GUEST_TIMEOUT ?= 7200
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
 MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check vm kernel tree deps selftests bpf-selftests stock-kernel bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -33,6 +37,10 @@ demo: kernel selftests ## boot the guest and run the file_open deny/allow demons
 
 check: kernel selftests bpf-selftests ## run every selftest in the guest; ends with "N passed, N failed, N skipped"
 	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
+
+check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak
+	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(DEBUG_GUEST_TIMEOUT) \
+		$(LSM) $(STOUT) $(TPDOUT) debug
 
 vm: kernel ## an interactive shell in the test guest (exit the shell to power off)
 	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
@@ -52,11 +60,21 @@ $(KOUT)/.config: kernel-config.fragment $(wildcard $(KSRC)/.git/krsi-series-appl
 kernel: tree $(KOUT)/.config ## configure and build bzImage, modules_prepare and vmlinux (BTF)
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
 
+$(KDOUT)/.config: kernel-config.fragment kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment \
+		$(ROOT)/kernel-config-debug.fragment
+
+debug-kernel: tree $(KDOUT)/.config ## the same kernel with lockdep, KASAN, kmemleak and failslab
+	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KDOUT)
+
 selftests: kernel ## build the BPF test programs against the new vmlinux
 	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) OUT=$(abspath $(STOUT))
 
 bpf-selftests: kernel ## build the tree's upstream test_progs (tools/testing/selftests/bpf) out of tree
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KOUT) $(TPOUT)
+
+bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug kernel
+	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KDOUT) $(TPDOUT)
 
 stock-kernel: tree ## build the unpatched base with the same config, for make bench
 	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
@@ -79,7 +97,7 @@ patches: ## regenerate patches/ and series from the commits base..HEAD of build/
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 
 clean: ## remove build outputs, keep the kernel tree and ccache
-	rm -rf $(KOUT) $(STOUT) $(TPOUT) $(LOGS) $(B)/lint
+	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(B)/lint
 
 distclean: ## remove everything under build/
 	rm -rf $(B)

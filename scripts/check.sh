@@ -3,14 +3,17 @@
 # upstream test_progs LSM tests with bpf in lsm=, then, in a second boot
 # without bpf, the tests of that case. Prints the KTAP of both boots and
 # the total "N passed, N failed, N skipped" alone on the last line.
-# usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir>
+# With "debug" (make check-debug, a kernel built with
+# kernel-config-debug.fragment) the stress and hostile tests run longer, the
+# fail_nth sweep runs, and kmemleak must find nothing.
+# usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir> [debug]
 set -euo pipefail
 
-if [[ $# -ne 6 ]]; then
-	echo "usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir>" >&2
+if [[ $# -lt 6 || $# -gt 7 || ${7:-debug} != debug ]]; then
+	echo "usage: check.sh <bzImage> <log dir> <timeout-s> <lsm> <selftests dir> <test_progs dir> [debug]" >&2
 	exit 2
 fi
-image=$1 logs=$2 limit=$3 lsm=$4
+image=$1 logs=$2 limit=$3 lsm=$4 debug=${7:-}
 st=$(realpath "$5") tp=$(realpath "$6")
 here=$(dirname "$(realpath "$0")")
 runner=$(realpath "$here/../selftests/guest/run-tests.sh")
@@ -21,9 +24,20 @@ nobpf=$(echo ",$lsm," | sed 's/,bpf,/,/; s/^,//; s/,$//')
 upstream=test_lsm,lsm_cgroup,test_local_storage,task_local_storage
 upstream+=,test_bprm_opts,d_path,test_ima,lsm_direct_call,lsm_verdict
 
+# Tests with arguments: <program>,<arg> (see run-tests.sh).
+leaks=$(dirname "$runner")/kmemleak.sh
+if [[ -n $debug ]]; then
+	tests=("$leaks,clear" "$st/file_open_deny" "$st/mprotect_audit"
+		"$st/lsm_stress,60" "$st/lsm_hostile,10000" "$st/lsm_fail_nth"
+		"test_progs=$tp:$upstream" "$leaks,scan")
+else
+	tests=("$st/file_open_deny" "$st/mprotect_audit" "$st/lsm_stress,20"
+		"$st/lsm_hostile,300" "test_progs=$tp:$upstream")
+fi
+
 status=0
 "$here/run-guest.sh" "$image" "$logs/check.log" "$limit" "$lsm" -- "$runner" \
-	"$st/file_open_deny" "$st/mprotect_audit" "test_progs=$tp:$upstream" || status=1
+	"${tests[@]}" || status=1
 "$here/run-guest.sh" "$image" "$logs/check-nobpf.log" "$limit" "$nobpf" -- "$runner" \
 	"test_progs=$tp:lsm_direct_call/not_active" || status=1
 

@@ -50,7 +50,7 @@ if [[ $status -eq 124 ]]; then
 	echo "run-guest: FAIL: guest did not finish within ${limit}s (log: $log)"
 	exit 1
 fi
-splat='Kernel panic|Oops|BUG:|WARNING:|INFO: possible|INFO: task .* blocked|KASAN|UBSAN|kmemleak:|general protection fault|Call Trace:|lockdep'
+splat='Kernel panic|Oops|BUG:|WARNING:|INFO: possible|INFO: task .* blocked|KASAN|UBSAN|kmemleak: [0-9]+ new suspected|general protection fault|Call Trace:|lockdep|turning off the locking correctness validator|rcu: INFO'
 if grep -Eq "$splat" "$log"; then
 	echo "run-guest: FAIL: kernel splat in the console log (log: $log):"
 	grep -En "$splat" "$log" | head -20

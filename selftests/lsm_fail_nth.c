@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsm_fail_nth: for n = 1, 2, ... make the nth fault point (failslab) of
+ * the attach syscall fail, through BPF_LINK_CREATE and through
+ * BPF_RAW_TRACEPOINT_OPEN, until an attach sees no injected fault. After
+ * every failed attach: the error is ENOMEM, the hook is not live, no link
+ * was left behind, and an attach without injection works and denies. An
+ * attach that succeeded despite a fault must work the same. Needs
+ * CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB and debugfs (make check-debug).
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "krsi_lsm.h"
+#include "krsi_test.h"
+#include "lsm_fail_nth.skel.h"
+
+#define HOOK		"file_alloc_security"
+#define MAX_NTH		1000
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+
+static struct lsm_fail_nth *skel;
+static int nth_fd, prog_fd;
+static unsigned long injected_total;
+
+static bool write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static bool arm(int n)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", n);
+	return pwrite(nth_fd, buf, strlen(buf), 0) == (ssize_t)strlen(buf);
+}
+
+/* Whether the armed fault was injected; disarms it. */
+static bool disarm(void)
+{
+	char buf[16] = "";
+	bool injected;
+
+	if (pread(nth_fd, buf, sizeof(buf) - 1, 0) <= 0)
+		return false;
+	injected = atoi(buf) == 0;
+	pwrite(nth_fd, "0", 1, 0);
+	return injected;
+}
+
+static int attach(bool link_create)
+{
+	if (link_create)
+		return bpf_link_create(prog_fd, 0, BPF_LSM_MAC, NULL);
+	return bpf_raw_tracepoint_open(NULL, prog_fd);
+}
+
+/* Attached through @fd: live, denies, then detached and dark. */
+static bool works(int fd, const char *what)
+{
+	__u64 denied = skel->bss->denied;
+	int probe, err;
+	bool ok = true;
+
+	ok &= KRSI_CHECK_EQ(what, 1, krsi_live_count(HOOK));
+	skel->bss->target_tid = syscall(SYS_gettid);
+	probe = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	err = probe < 0 ? errno : 0;
+	skel->bss->target_tid = 0;
+	if (probe >= 0)
+		close(probe);
+	ok &= KRSI_CHECK_ERRNO(what, EPERM, err);
+	ok &= KRSI_CHECK_EQ(what, denied + 1, skel->bss->denied);
+	close(fd);
+	ok &= KRSI_CHECK_EQ(what, 0, krsi_live_count(HOOK));
+	return ok;
+}
+
+static void sweep(bool link_create)
+{
+	const char *how = link_create ? "BPF_LINK_CREATE" : "BPF_RAW_TRACEPOINT_OPEN";
+	int n, fd, err, links, faults = 0;
+	bool injected;
+	char what[96];
+
+	for (n = 1; n <= MAX_NTH; n++) {
+		snprintf(what, sizeof(what), "%s, fault %d", how, n);
+		links = krsi_nr_links();
+		if (!arm(n)) {
+			krsi_fail(__FILE__, __LINE__, "arming fail-nth: %s", strerror(errno));
+			return;
+		}
+		fd = attach(link_create);
+		err = fd < 0 ? errno : 0;
+		injected = disarm();
+		faults += injected;
+		if (fd >= 0) {
+			if (!works(fd, what))
+				return;
+			if (!injected)
+				break;
+			continue;
+		}
+		if (!KRSI_CHECK_EQ(what, 1, injected) ||
+		    !KRSI_CHECK_ERRNO(what, ENOMEM, err) ||
+		    !KRSI_CHECK_EQ(what, 0, krsi_live_count(HOOK)) ||
+		    !KRSI_CHECK_EQ(what, links, krsi_nr_links()))
+			return;
+		fd = attach(link_create);
+		if (!KRSI_CHECK_SYSCALL(what, fd) || !works(fd, what))
+			return;
+	}
+	if (n > MAX_NTH)
+		krsi_fail(__FILE__, __LINE__, "%s: still injecting at %d", how, n);
+	krsi_note("%s: %d fault points, %d faults injected, each followed by a working attach",
+		  how, n - 1, faults);
+	injected_total += faults;
+}
+
+int main(void)
+{
+	int progs0, links0;
+
+	krsi_init();
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (nth_fd < 0) {
+		krsi_skip("no /proc/thread-self/fail-nth: CONFIG_FAULT_INJECTION is off");
+		return krsi_exit("lsm_fail_nth");
+	}
+	/* failslab skips sleeping allocations by default: the attach path has
+	 * only those.
+	 */
+	if (!write_file(FAILSLAB "ignore-gfp-wait", "N") ||
+	    !write_file(FAILSLAB "verbose", "1")) {
+		krsi_fail(__FILE__, __LINE__, "cannot set %s: %s", FAILSLAB, strerror(errno));
+		return krsi_exit("lsm_fail_nth");
+	}
+	progs0 = krsi_nr_progs();
+	links0 = krsi_nr_links();
+	skel = lsm_fail_nth__open_and_load();
+	if (!KRSI_CHECK_PTR("lsm_fail_nth__open_and_load", skel))
+		return krsi_exit("lsm_fail_nth");
+	prog_fd = bpf_program__fd(skel->progs.deny_target);
+
+	sweep(true);
+	sweep(false);
+	krsi_note("%lu faults injected in all", injected_total);
+
+	lsm_fail_nth__destroy(skel);
+	write_file(FAILSLAB "ignore-gfp-wait", "Y");
+	if (!krsi_wait_objects(progs0, links0, 10))
+		krsi_fail(__FILE__, __LINE__,
+			  "programs/links alive: %d/%d, before the test %d/%d",
+			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	return krsi_exit("lsm_fail_nth");
+}
