@@ -103,4 +103,5 @@ distclean: ## remove everything under build/
 	rm -rf $(B)
 
 help: ## this list
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  make \1\t/' | expand -t 22
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk '{ t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); printf "  make %-20s %s\n", t, $$0 }'
