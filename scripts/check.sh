@@ -28,8 +28,8 @@ upstream+=,test_bprm_opts,d_path,test_ima,lsm_direct_call,lsm_verdict
 leaks=$(dirname "$runner")/kmemleak.sh
 if [[ -n $debug ]]; then
 	tests=("$leaks,clear" "$st/file_open_deny" "$st/mprotect_audit"
-		"$st/lsm_stress,60" "$st/lsm_hostile,10000" "$st/lsm_fail_nth"
-		"test_progs=$tp:$upstream" "$leaks,scan")
+		"$st/lsm_fail_nth" "$st/lsm_stress,60" "test_progs=$tp:$upstream"
+		"$st/lsm_hostile,10000" "$leaks,scan")
 else
 	tests=("$st/file_open_deny" "$st/mprotect_audit" "$st/lsm_stress,20"
 		"$st/lsm_hostile,300" "test_progs=$tp:$upstream")
