@@ -29,7 +29,7 @@ leaks=$(dirname "$runner")/kmemleak.sh
 if [[ -n $debug ]]; then
 	tests=("$leaks,clear" "$st/file_open_deny" "$st/mprotect_audit"
 		"$st/lsm_fail_nth" "$st/lsm_stress,60" "test_progs=$tp:$upstream"
-		"$st/lsm_hostile,10000" "$leaks,scan")
+		"$st/lsm_hostile,2000" "$leaks,scan")
 else
 	tests=("$st/file_open_deny" "$st/mprotect_audit" "$st/lsm_stress,20"
 		"$st/lsm_hostile,300" "test_progs=$tp:$upstream")

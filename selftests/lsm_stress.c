@@ -82,6 +82,15 @@ static int hook_op(int h, unsigned long i)
 	}
 }
 
+/* How long a state lasts, in us: long enough for syscalls to fit in it
+ * on a debug kernel under TCG (a removexattr takes milliseconds there),
+ * short beside an attach or a detach (a tenth of a second and more).
+ */
+static unsigned int dwell(unsigned int *r)
+{
+	return 5000 + rand_r(r) % 20000;
+}
+
 static void *attacher(void *arg)
 {
 	struct hook *hk = arg;
@@ -96,12 +105,12 @@ static void *attacher(void *arg)
 			break;
 		}
 		atomic_fetch_add(&hk->seq, 1);
-		usleep(rand_r(&r) % 2000);
+		usleep(dwell(&r));
 		atomic_fetch_add(&hk->seq, 1);
 		bpf_link__destroy(link);
 		atomic_fetch_add(&hk->seq, 1);
 		hk->cycles++;
-		usleep(rand_r(&r) % 2000);
+		usleep(dwell(&r));
 	}
 	return NULL;
 }
