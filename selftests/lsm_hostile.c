@@ -37,22 +37,30 @@
 static char log_buf[LOG_SIZE];
 static long page_size;
 
-/* lsm_hostile opened with only @prog (and @prog2, may be NULL) loaded. */
-static struct lsm_hostile *open_with(const char *prog, const char *prog2)
+/* lsm_hostile opened, not loaded, with @prog (and @prog2, may be NULL) to
+ * load: every program is "?", out of the load unless asked for.
+ */
+static struct lsm_hostile *open_only(const char *prog, const char *prog2)
 {
-	struct lsm_hostile *skel;
-	struct bpf_program *p;
-	int err;
+	struct lsm_hostile *skel = lsm_hostile__open();
 
-	skel = lsm_hostile__open();
 	if (!KRSI_CHECK_PTR("lsm_hostile__open", skel))
 		return NULL;
-	bpf_object__for_each_program(p, skel->obj) {
-		const char *name = bpf_program__name(p);
+	bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, prog), true);
+	if (prog2)
+		bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, prog2),
+					  true);
+	return skel;
+}
 
-		bpf_program__set_autoload(p, !strcmp(name, prog) ||
-					  (prog2 && !strcmp(name, prog2)));
-	}
+/* lsm_hostile loaded with only @prog (and @prog2, may be NULL). */
+static struct lsm_hostile *open_with(const char *prog, const char *prog2)
+{
+	struct lsm_hostile *skel = open_only(prog, prog2);
+	int err;
+
+	if (!skel)
+		return NULL;
 	err = lsm_hostile__load(skel);
 	if (!KRSI_CHECK_OK("lsm_hostile__load", err)) {
 		lsm_hostile__destroy(skel);
@@ -82,18 +90,14 @@ static int mprotect_errno(void *page)
 
 static void sleepable_hook(void)
 {
-	struct lsm_hostile *skel = lsm_hostile__open();
-	struct bpf_program *p;
+	struct lsm_hostile *skel = open_only("sleepable_on_atomic_hook", NULL);
 	int err;
 
-	if (!KRSI_CHECK_PTR("lsm_hostile__open", skel))
+	if (!skel)
 		return;
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, false);
-	p = skel->progs.sleepable_on_atomic_hook;
-	bpf_program__set_autoload(p, true);
 	log_buf[0] = 0;
-	bpf_program__set_log_buf(p, log_buf, sizeof(log_buf));
+	bpf_program__set_log_buf(skel->progs.sleepable_on_atomic_hook, log_buf,
+				 sizeof(log_buf));
 	err = lsm_hostile__load(skel);
 	if (KRSI_CHECK_EQ("load of lsm.s/file_permission", -EINVAL, err))
 		log_has("bpf_lsm_file_permission is not sleepable");
@@ -335,8 +339,13 @@ static void cycles(int n)
 		return;
 	progs = krsi_nr_progs();
 	links = krsi_nr_links();
-	if (!cycle(skel, warm) || !krsi_wait_objects(progs, links, 10))
+	if (!cycle(skel, warm))
 		goto out;
+	if (!krsi_wait_objects(progs, links, 10)) {
+		krsi_fail(__FILE__, __LINE__, "after warm-up, programs/links: %d/%d, expected %d/%d",
+			  krsi_nr_progs(), krsi_nr_links(), progs, links);
+		goto out;
+	}
 	sleep(2);
 	before = kernel_memory_kb();
 	start = krsi_now();

@@ -20,8 +20,9 @@ scan)
 	sleep 6
 	echo scan >"$k"
 	echo scan >"$k"
-	if [[ -s $k || -n $(cat "$k") ]]; then
-		sed 's/^/# /' "$k"
+	mapfile -t report <"$k"
+	if [[ ${#report[@]} -gt 0 ]]; then
+		printf '# %s\n' "${report[@]}"
 		exit 1
 	fi
 	echo "# kmemleak: no new suspected leak"
