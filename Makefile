@@ -27,7 +27,7 @@ BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -41,6 +41,10 @@ check: kernel selftests bpf-selftests ## run every selftest in the guest; ends w
 check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak
 	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(DEBUG_GUEST_TIMEOUT) \
 		$(LSM) $(STOUT) $(TPDOUT) debug
+
+check-cycles: kernel selftests ## lsm_hostile with 10,000 attach/detach cycles in the guest (about 45 min)
+	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/cycles.log 5400 $(LSM) -- \
+		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/lsm_hostile,10000
 
 vm: kernel ## an interactive shell in the test guest (exit the shell to power off)
 	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
