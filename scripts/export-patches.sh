@@ -17,13 +17,19 @@ find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 git -C "$tree" format-patch -q --no-signature --zero-commit \
 	--cover-letter -o "$patchdir" base..HEAD
 # The cover letter's subject and text: first line and the rest of $cover.
+# Its author and date are HEAD's, not the local identity and the clock, so
+# that exporting the same commits gives the same files.
 cover=$(dirname "$0")/../Documentation/cover-letter.txt
 if [[ -f $cover ]]; then
-	python3 - "$patchdir/0000-cover-letter.patch" "$cover" <<'PY'
-import sys
-patch, cover = sys.argv[1], sys.argv[2]
+	python3 - "$patchdir/0000-cover-letter.patch" "$cover" \
+		"$(git -C "$tree" log -1 --format='%an <%ae>')" \
+		"$(git -C "$tree" log -1 --format=%aD)" <<'PY'
+import re, sys
+patch, cover, author, date = sys.argv[1:5]
 subject, _, blurb = open(cover).read().partition("\n")
 text = open(patch).read()
+text = re.sub(r"^From: .*$", lambda m: "From: " + author, text, count=1, flags=re.M)
+text = re.sub(r"^Date: .*$", lambda m: "Date: " + date, text, count=1, flags=re.M)
 text = text.replace("*** SUBJECT HERE ***", subject.strip(), 1)
 text = text.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
 open(patch, "w").write(text)
