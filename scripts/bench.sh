@@ -145,7 +145,7 @@ total_secs=$(($(date +%s) - total_start))
 # or "<config> <boot> secs=<s> bench op=<op> k=v...".
 awk -v csv="$outdir/results.csv" -v md="$outdir/results.md" \
 	-v svg="$outdir/results.svg" -v configs="$configs" \
-	-v img1="${image[1]}" -v img2="${image[2]}" -v same="$same" \
+	-v img1="${image[1]#"$root"/}" -v img2="${image[2]#"$root"/}" -v same="$same" \
 	-v hash1="${cfghash[1]}" -v hash2="${cfghash[2]}" \
 	-v size1="${ksize[1]}" -v size2="${ksize[2]}" \
 	-v qemu="$qemu_version" -v qopts="$qemu_opts" -v rounds="$rounds" \
