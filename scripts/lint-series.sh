@@ -53,7 +53,10 @@ if [[ ${#commits[@]} -ne ${#names[@]} ]]; then
 	echo "lint-series: $tree has ${#commits[@]} commits over base but series lists ${#names[@]}; run make tree or make patches" >&2
 	exit 1
 fi
-wt=$work/tree
+# Named like the managed tree: build-kernel.sh sets CCACHE_BASEDIR to the
+# tree's parent, so the same relative paths let ccache find make kernel's
+# objects for every file a patch does not change.
+wt=$work/linux
 if [[ ! -e $wt ]]; then
 	git -C "$tree" worktree add -q --detach "$wt" base
 fi
