@@ -313,7 +313,8 @@ static void shrink_slab_caches(void)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
+		/* Merged caches appear again as alias symlinks. */
+		if (d->d_name[0] == '.' || d->d_type == DT_LNK)
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", d->d_name);
 		fd = open(path, O_WRONLY);
