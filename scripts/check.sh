@@ -37,6 +37,15 @@ else
 		"$st/lsm_hostile,300" "test_progs=$tp:$upstream")
 fi
 
+# 6.1's identify_cpu() clears the boot CPU's feature bits, LA57 included,
+# before reading them again: a KASAN kernel taking an interrupt there
+# checks a 5-level per-CPU address against 4-level bounds and reports a
+# wild access (2 of 3 debug boots under -cpu max). Not the series' bug; the
+# debug guests run with 4-level paging.
+if [[ -n $debug ]]; then
+	export KRSI_CPU=${KRSI_CPU:-max,la57=off}
+fi
+
 status=0
 "$here/run-guest.sh" "$image" "$logs/check.log" "$limit" "$lsm" -- "$runner" \
 	"${tests[@]}" || status=1

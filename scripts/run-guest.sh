@@ -5,7 +5,8 @@
 # usage: run-guest.sh [-i] <bzImage> <log> <timeout-s> <lsm> -- <command>...
 #   -i: interactive (make vm): no timeout, no log checks.
 # Extra kernel parameters come from $KRSI_CMDLINE, extra QEMU options from
-# $KRSI_QEMU_OPTS, the accelerator from $KRSI_ACCEL.
+# $KRSI_QEMU_OPTS, the accelerator from $KRSI_ACCEL, the CPU model from
+# $KRSI_CPU (default max).
 #
 # Single-threaded TCG by default: with multi-threaded TCG, a vCPU spinning
 # in a hook while the other vCPU patches kernel text (static keys,
@@ -32,7 +33,7 @@ cmdline+=" panic=-1 nokaslr norandmaps lsm=$lsm ${KRSI_CMDLINE:-}"
 cmdline+=" init=$init -- $*"
 
 # shellcheck disable=SC2054 # the commas belong to QEMU's option values
-qemu=(qemu-system-x86_64 -accel "${KRSI_ACCEL:-tcg,thread=single}" -cpu max -smp 2 -m 4G
+qemu=(qemu-system-x86_64 -accel "${KRSI_ACCEL:-tcg,thread=single}" -cpu "${KRSI_CPU:-max}" -smp 2 -m 4G
 	-nographic -no-reboot -nodefaults -serial mon:stdio
 	-fsdev local,id=krsiroot,path=/,readonly=on,security_model=none,multidevs=remap
 	-device virtio-9p-pci,fsdev=krsiroot,mount_tag=krsiroot
