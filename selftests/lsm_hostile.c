@@ -421,10 +421,15 @@ int main(int argc, char **argv)
 	progs0 = krsi_nr_progs();
 	links0 = krsi_nr_links();
 
+	/* krsi_failed is a flag, not a count: clear it around each subtest
+	 * so that its line tells its own result, and keep the verdict.
+	 */
 #define SUBTEST(call, name) do {					\
+		failed |= krsi_failed;					\
+		krsi_failed = 0;					\
 		call;							\
-		krsi_note("%s: %s", name, krsi_failed > failed ? "FAIL" : "ok"); \
-		failed = krsi_failed;					\
+		krsi_note("%s: %s", name, krsi_failed ? "FAIL" : "ok");	\
+		failed |= krsi_failed;					\
 	} while (0)
 	SUBTEST(sleepable_hook(), "sleepable_hook");
 	SUBTEST(freplace(page), "freplace");
@@ -432,6 +437,7 @@ int main(int argc, char **argv)
 	SUBTEST(attached_twice(), "attached_twice");
 	SUBTEST(detach_sleeping(), "detach_sleeping");
 	SUBTEST(cycles(n), "cycles");
+	krsi_failed |= failed;
 
 	if (!krsi_wait_objects(progs0, links0, 10))
 		krsi_fail(__FILE__, __LINE__,
