@@ -29,11 +29,13 @@ upstream+=,test_bprm_opts,d_path,test_ima,lsm_direct_call,lsm_verdict
 leaks=$(dirname "$runner")/kmemleak.sh
 if [[ -n $debug ]]; then
 	tests=("$leaks,clear" "$st/file_open_deny" "$st/mprotect_audit"
-		"$st/lsm_fail_nth" "$st/lsm_stress,60"
+		"$st/lsm_verdict_rules" "$st/lsm_mac_admin"
+		"$st/lsm_tramp_race,100000" "$st/lsm_fail_nth" "$st/lsm_stress,60"
 		"test_progs=$tp:${upstream/lsm_cgroup,/}" "$st/lsm_hostile,2000"
 		"$leaks,scan")
 else
-	tests=("$st/file_open_deny" "$st/mprotect_audit" "$st/lsm_stress,20"
+	tests=("$st/file_open_deny" "$st/mprotect_audit" "$st/lsm_verdict_rules"
+		"$st/lsm_mac_admin" "$st/lsm_tramp_race,100000" "$st/lsm_stress,20"
 		"$st/lsm_hostile,300" "test_progs=$tp:$upstream")
 fi
 
