@@ -16,7 +16,9 @@
  *   prctl_cgroup_allow_after_deny   B is an lsm_cgroup program allowing (1)
  *   verdict_arg_in_range            an lsm_cgroup program's bpf_set_retval()
  *                                   of a positive value is not a verdict
- *   return_u64_rejected             the return range covers all 64 bits
+ *   return_u64_rejected             the return range: the low 32 bits, an
+ *                                   upper half known to be wrong refused,
+ *                                   every exit sign extends R0
  *   prctl_capbset_denied_no_effect  a denied PR_CAPBSET_DROP drops nothing
  *   prctl_ptracer_denied_no_effect  a denied PR_SET_PTRACER records no Yama
  *                                   ptracer exception
@@ -349,12 +351,53 @@ out_skel:
 #define LD_IMM64(v)	INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_0, (__u32)(v)), \
 			INSN(0, 0, (__u32)((__u64)(v) >> 32))
 #define EXIT_INSN	INSN(BPF_JMP | BPF_EXIT, 0, 0)
+/* r0 = ctx[3], file_mprotect's verdict; "return 0" as clang emits it when
+ * it knows the low half to be 0: the upper half is unknown to the verifier.
+ */
+#define CLANG_RET0	{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0, \
+			  .src_reg = BPF_REG_1, .off = 24 }, \
+			{ .code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = BPF_REG_0, \
+			  .off = 1 }, EXIT_INSN, EXIT_INSN
+
+/* Every exit of a loaded program must come after "r0 <<= 32; r0 s>>= 32",
+ * which makes R0 the sign extension of the int the hook returns.
+ */
+static void check_exits_sign_extend(int fd, const char *what)
+{
+	struct bpf_insn insns[32];
+	struct bpf_prog_info info = {
+		.xlated_prog_insns = (__u64)(unsigned long)insns,
+		.xlated_prog_len = sizeof(insns),
+	};
+	__u32 len = sizeof(info);
+	unsigned int i, n, exits = 0;
+
+	if (!KRSI_CHECK_OK("bpf_prog_get_info_by_fd",
+			   bpf_obj_get_info_by_fd(fd, &info, &len)))
+		return;
+	n = info.xlated_prog_len / sizeof(insns[0]);
+	for (i = 0; i < n && i < sizeof(insns) / sizeof(insns[0]); i++) {
+		if (insns[i].code != (BPF_JMP | BPF_EXIT))
+			continue;
+		exits++;
+		if (i < 2 ||
+		    insns[i - 2].code != (BPF_ALU64 | BPF_LSH | BPF_K) ||
+		    insns[i - 2].dst_reg != BPF_REG_0 || insns[i - 2].imm != 32 ||
+		    insns[i - 1].code != (BPF_ALU64 | BPF_ARSH | BPF_K) ||
+		    insns[i - 1].dst_reg != BPF_REG_0 || insns[i - 1].imm != 32)
+			krsi_fail(__FILE__, __LINE__,
+				  "%s: exit at insn %u is not preceded by r0 <<= 32; r0 s>>= 32",
+				  what, i);
+	}
+	if (!exits)
+		krsi_fail(__FILE__, __LINE__, "%s: no exit in %u xlated insns", what, n);
+}
 
 static void return_u64_rejected(void)
 {
 	static const struct {
 		const char *what;
-		struct bpf_insn insns[3];
+		struct bpf_insn insns[4];
 		unsigned int cnt;
 		bool loads;
 	} cases[] = {
@@ -363,6 +406,8 @@ static void return_u64_rejected(void)
 		{ "r0 = -1 (64-bit mov)", { MOV64_IMM(-1), EXIT_INSN }, 2, true },
 		{ "w0 = -1 (32-bit mov, 0xffffffff)", { MOV32_IMM(-1), EXIT_INSN }, 2, true },
 		{ "r0 = 0", { MOV64_IMM(0), EXIT_INSN }, 2, true },
+		{ "r0 = verdict; if w0 != 0 exit; exit (low half 0, upper unknown)",
+		  { CLANG_RET0 }, 4, true },
 	};
 	struct btf *vmlinux;
 	unsigned int i;
@@ -384,7 +429,7 @@ static void return_u64_rejected(void)
 			    .log_buf = log_buf,
 			    .log_size = sizeof(log_buf),
 			    .log_level = 1);
-		char what[96];
+		char what[128];
 
 		log_buf[0] = 0;
 		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "verdict_range", "GPL",
@@ -395,6 +440,8 @@ static void return_u64_rejected(void)
 				krsi_fail(__FILE__, __LINE__,
 					  "%s (expected success, got %d: %s); log:\n%s",
 					  what, fd, strerror(-fd), log_buf);
+			else
+				check_exits_sign_extend(fd, what);
 		} else if (fd >= 0) {
 			krsi_fail(__FILE__, __LINE__, "%s (expected EINVAL, got success)",
 				  what);
