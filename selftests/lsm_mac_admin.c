@@ -20,6 +20,7 @@
  *                            program tail-calls into
  *   freplace_lsm             an extension of an LSM program's function:
  *                            EINVAL for everyone
+ *   freplace_fmod_ret_security  the same for fmod_ret/security_*
  *   live_hooks_mode          securityfs bpf/live_hooks is 0400: uid 65534
  *                            without CAP_DAC_* cannot open it
  */
@@ -453,7 +454,10 @@ out:
 /* Load, and if that works attach, an extension of deny_mprotect's
  * mac_admin_decide(): -errno of the step that failed, 0 if both worked.
  */
-static int op_freplace(void)
+/* Load, and if that works attach, an extension of @func in the program of
+ * @tgt_fd: 0 if both worked, else the errno of the step that failed.
+ */
+static int freplace_of(bool fmod, int tgt_fd, const char *func)
 {
 	struct lsm_mac_admin_ext *ext;
 	struct bpf_program *prog;
@@ -464,8 +468,9 @@ static int op_freplace(void)
 	ext = lsm_mac_admin_ext__open();
 	if (!KRSI_CHECK_PTR("lsm_mac_admin_ext__open", ext))
 		return -errno;
-	prog = ext->progs.mac_admin_decide_ext;
-	err = bpf_program__set_attach_target(prog, FD(deny_mprotect), "mac_admin_decide");
+	prog = fmod ? ext->progs.mac_admin_fmod_decide_ext : ext->progs.mac_admin_decide_ext;
+	bpf_program__set_autoload(prog, true);
+	err = bpf_program__set_attach_target(prog, tgt_fd, func);
 	if (!KRSI_CHECK_OK("bpf_program__set_attach_target", err))
 		goto out;
 	log_buf[0] = 0;
@@ -492,8 +497,8 @@ static int op_freplace(void)
 		}
 		goto out;
 	}
-	krsi_note("freplace/mac_admin_decide loaded; attaching it");
-	link = bpf_program__attach_freplace(prog, FD(deny_mprotect), "mac_admin_decide");
+	krsi_note("freplace/%s loaded; attaching it", func);
+	link = bpf_program__attach_freplace(prog, tgt_fd, func);
 	err = link ? 0 : -errno;
 	if (link)
 		krsi_note("freplace attached; mprotect now: %s",
@@ -504,12 +509,33 @@ out:
 	return err;
 }
 
+static int op_freplace(void)
+{
+	return freplace_of(false, FD(deny_mprotect), "mac_admin_decide");
+}
+
+static int op_freplace_fmod(void)
+{
+	return freplace_of(true, FD(fmod_deny), "mac_admin_fmod_decide");
+}
+
 static void freplace_lsm(void)
 {
 	KRSI_CHECK_ERRNO("child without CAP_MAC_ADMIN: freplace of an LSM program's function",
 			 EINVAL, in_child(NO_MAC_ADMIN, op_freplace));
 	KRSI_CHECK_ERRNO("parent: freplace of an LSM program's function", EINVAL,
 			 err_of(op_freplace()));
+}
+
+/* An fmod_ret program on security_*() is policy too (patch 8 gates its
+ * attach): its code may not be replaced either.
+ */
+static void freplace_fmod_ret_security(void)
+{
+	KRSI_CHECK_ERRNO("child without CAP_MAC_ADMIN: freplace of an fmod_ret/security_* program's function",
+			 EINVAL, in_child(NO_MAC_ADMIN, op_freplace_fmod));
+	KRSI_CHECK_ERRNO("parent: freplace of an fmod_ret/security_* program's function", EINVAL,
+			 err_of(op_freplace_fmod()));
 }
 
 static int op_open_live_hooks(void)
@@ -579,6 +605,7 @@ int main(void)
 	SUBTEST(fmod_ret_security);
 	SUBTEST(tail_call_map_update);
 	SUBTEST(freplace_lsm);
+	SUBTEST(freplace_fmod_ret_security);
 	SUBTEST(live_hooks_mode);
 	krsi_failed |= failed;
 

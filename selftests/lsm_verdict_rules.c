@@ -19,6 +19,8 @@
  *   return_u64_rejected             the return range: the low 32 bits, an
  *                                   upper half known to be wrong refused,
  *                                   every exit sign extends R0
+ *   ctx_read_only                   a store to the context (the arguments,
+ *                                   the verdict so far) does not load
  *   prctl_capbset_denied_no_effect  a denied PR_CAPBSET_DROP drops nothing
  *   prctl_ptracer_denied_no_effect  a denied PR_SET_PTRACER records no Yama
  *                                   ptracer exception
@@ -359,6 +361,22 @@ out_skel:
 			{ .code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = BPF_REG_0, \
 			  .off = 1 }, EXIT_INSN, EXIT_INSN
 
+/* The BTF id of bpf_lsm_file_mprotect, or <= 0 after a failed check. */
+static int mprotect_btf_id(void)
+{
+	struct btf *vmlinux;
+	int id;
+
+	vmlinux = btf__load_vmlinux_btf();
+	if (!KRSI_CHECK_PTR("btf__load_vmlinux_btf", vmlinux))
+		return -1;
+	id = btf__find_by_name_kind(vmlinux, "bpf_lsm_file_mprotect", BTF_KIND_FUNC);
+	btf__free(vmlinux);
+	if (id <= 0)
+		krsi_fail(__FILE__, __LINE__, "no BTF id for bpf_lsm_file_mprotect (%d)", id);
+	return id;
+}
+
 /* Every exit of a loaded program must come after "r0 <<= 32; r0 s>>= 32",
  * which makes R0 the sign extension of the int the hook returns.
  */
@@ -393,6 +411,55 @@ static void check_exits_sign_extend(int fd, const char *what)
 		krsi_fail(__FILE__, __LINE__, "%s: no exit in %u xlated insns", what, n);
 }
 
+/* Stores to the context: the arguments and the verdict so far. A store of
+ * a register (BPF_STX): the verifier refuses BPF_ST to any context.
+ */
+#define STORE_R2_AT(o)	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 }, \
+			{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1, \
+			  .src_reg = BPF_REG_2, .off = (o) }
+static void ctx_read_only(void)
+{
+	static const struct {
+		const char *what;
+		struct bpf_insn insns[4];
+	} cases[] = {
+		{ "r2 = 0; *(u64 *)(r1 + 24) = r2 (the verdict so far)",
+		  { STORE_R2_AT(24), MOV64_IMM(0), EXIT_INSN } },
+		{ "r2 = 0; *(u64 *)(r1 + 0) = r2 (the vma argument)",
+		  { STORE_R2_AT(0), MOV64_IMM(0), EXIT_INSN } },
+	};
+	unsigned int i;
+	int id, fd;
+
+	id = mprotect_btf_id();
+	if (id <= 0)
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		LIBBPF_OPTS(bpf_prog_load_opts, opts,
+			    .expected_attach_type = BPF_LSM_MAC,
+			    .attach_btf_id = id,
+			    .log_buf = log_buf,
+			    .log_size = sizeof(log_buf),
+			    .log_level = 1);
+		char what[128];
+
+		log_buf[0] = 0;
+		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "ctx_store", "GPL",
+				   cases[i].insns, 4, &opts);
+		snprintf(what, sizeof(what), "load of \"%s\"", cases[i].what);
+		if (fd >= 0) {
+			krsi_fail(__FILE__, __LINE__, "%s (expected EACCES, got success)",
+				  what);
+			close(fd);
+		} else if (KRSI_CHECK_ERRNO(what, EACCES, -fd) &&
+			   !strstr(log_buf, "invalid bpf_context access")) {
+			krsi_fail(__FILE__, __LINE__,
+				  "%s: log lacks \"invalid bpf_context access\"; log:\n%s",
+				  what, log_buf);
+		}
+	}
+}
+
 static void return_u64_rejected(void)
 {
 	static const struct {
@@ -409,19 +476,12 @@ static void return_u64_rejected(void)
 		{ "r0 = verdict; if w0 != 0 exit; exit (low half 0, upper unknown)",
 		  { CLANG_RET0 }, 4, true },
 	};
-	struct btf *vmlinux;
 	unsigned int i;
 	int id, fd;
 
-	vmlinux = btf__load_vmlinux_btf();
-	if (!KRSI_CHECK_PTR("btf__load_vmlinux_btf", vmlinux))
+	id = mprotect_btf_id();
+	if (id <= 0)
 		return;
-	id = btf__find_by_name_kind(vmlinux, "bpf_lsm_file_mprotect", BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id <= 0) {
-		krsi_fail(__FILE__, __LINE__, "no BTF id for bpf_lsm_file_mprotect (%d)", id);
-		return;
-	}
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		LIBBPF_OPTS(bpf_prog_load_opts, opts,
 			    .expected_attach_type = BPF_LSM_MAC,
@@ -774,6 +834,7 @@ int main(void)
 	subtest("prctl_cgroup_allow_after_deny", prctl_cgroup_allow_after_deny);
 	subtest("verdict_arg_in_range", verdict_arg_in_range);
 	subtest("return_u64_rejected", return_u64_rejected);
+	subtest("ctx_read_only", ctx_read_only);
 	subtest("prctl_capbset_denied_no_effect", prctl_capbset_denied_no_effect);
 	subtest("prctl_ptracer_denied_no_effect", prctl_ptracer_denied_no_effect);
 

@@ -50,12 +50,19 @@ int BPF_PROG(allow_cg, struct vm_area_struct *vma, unsigned long reqprot,
 	return 1;
 }
 
+/* What the extension of freplace_fmod_ret_security would replace. */
+__noinline int mac_admin_fmod_decide(int tgid)
+{
+	return tgid == target_tgid;
+}
+
 /* Not an LSM program, but it decides security_file_mprotect()'s result. */
 SEC("fmod_ret/security_file_mprotect")
 int BPF_PROG(fmod_deny, struct vm_area_struct *vma, unsigned long reqprot,
 	     unsigned long prot, int ret)
 {
-	return is_target() ? -EPERM : ret;
+	return mac_admin_fmod_decide(bpf_get_current_pid_tgid() >> 32) ?
+	       -EPERM : ret;
 }
 
 /* The policy of tail_main is whatever jmp_table[0] holds: an empty slot

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-/* An extension that would turn lsm_mac_admin's deny_mprotect into allow-all. */
+/* Extensions that would turn lsm_mac_admin's deny_mprotect and fmod_deny
+ * into allow-all; each test loads one of them.
+ */
 
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-SEC("freplace/mac_admin_decide")
+SEC("?freplace/mac_admin_decide")
 int mac_admin_decide_ext(int tgid)
+{
+	return 0;
+}
+
+SEC("?freplace/mac_admin_fmod_decide")
+int mac_admin_fmod_decide_ext(int tgid)
 {
 	return 0;
 }
