@@ -411,6 +411,36 @@ static void check_exits_sign_extend(int fd, const char *what)
 		krsi_fail(__FILE__, __LINE__, "%s: no exit in %u xlated insns", what, n);
 }
 
+/* Load @cnt instructions as an LSM program @name on file_mprotect (BTF id
+ * @id), the verifier's log in log_buf: its fd, or -errno.
+ */
+static int load_mprotect_insns(int id, const char *name,
+			       const struct bpf_insn *insns, unsigned int cnt)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_LSM_MAC,
+		    .attach_btf_id = id,
+		    .log_buf = log_buf,
+		    .log_size = sizeof(log_buf),
+		    .log_level = 1);
+
+	log_buf[0] = 0;
+	return bpf_prog_load(BPF_PROG_TYPE_LSM, name, "GPL", insns, cnt, &opts);
+}
+
+/* @fd of a load that must have failed with @err and @log in log_buf. */
+static void check_refused(int fd, const char *what, int err, const char *log)
+{
+	if (fd >= 0) {
+		krsi_fail(__FILE__, __LINE__, "%s (expected errno %d: %s, got success)",
+			  what, err, strerror(err));
+		close(fd);
+	} else if (KRSI_CHECK_ERRNO(what, err, -fd) && !strstr(log_buf, log)) {
+		krsi_fail(__FILE__, __LINE__, "%s: log lacks \"%s\"; log:\n%s",
+			  what, log, log_buf);
+	}
+}
+
 /* Stores to the context: the arguments and the verdict so far. A store of
  * a register (BPF_STX): the verifier refuses BPF_ST to any context.
  */
@@ -435,28 +465,11 @@ static void ctx_read_only(void)
 	if (id <= 0)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		LIBBPF_OPTS(bpf_prog_load_opts, opts,
-			    .expected_attach_type = BPF_LSM_MAC,
-			    .attach_btf_id = id,
-			    .log_buf = log_buf,
-			    .log_size = sizeof(log_buf),
-			    .log_level = 1);
 		char what[128];
 
-		log_buf[0] = 0;
-		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "ctx_store", "GPL",
-				   cases[i].insns, 4, &opts);
+		fd = load_mprotect_insns(id, "ctx_store", cases[i].insns, 4);
 		snprintf(what, sizeof(what), "load of \"%s\"", cases[i].what);
-		if (fd >= 0) {
-			krsi_fail(__FILE__, __LINE__, "%s (expected EACCES, got success)",
-				  what);
-			close(fd);
-		} else if (KRSI_CHECK_ERRNO(what, EACCES, -fd) &&
-			   !strstr(log_buf, "invalid bpf_context access")) {
-			krsi_fail(__FILE__, __LINE__,
-				  "%s: log lacks \"invalid bpf_context access\"; log:\n%s",
-				  what, log_buf);
-		}
+		check_refused(fd, what, EACCES, "invalid bpf_context access");
 	}
 }
 
@@ -483,35 +496,21 @@ static void return_u64_rejected(void)
 	if (id <= 0)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		LIBBPF_OPTS(bpf_prog_load_opts, opts,
-			    .expected_attach_type = BPF_LSM_MAC,
-			    .attach_btf_id = id,
-			    .log_buf = log_buf,
-			    .log_size = sizeof(log_buf),
-			    .log_level = 1);
 		char what[128];
 
-		log_buf[0] = 0;
-		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "verdict_range", "GPL",
-				   cases[i].insns, cases[i].cnt, &opts);
+		fd = load_mprotect_insns(id, "verdict_range", cases[i].insns,
+					 cases[i].cnt);
 		snprintf(what, sizeof(what), "load of \"%s; exit\"", cases[i].what);
-		if (cases[i].loads) {
-			if (fd < 0)
-				krsi_fail(__FILE__, __LINE__,
-					  "%s (expected success, got %d: %s); log:\n%s",
-					  what, fd, strerror(-fd), log_buf);
-			else
-				check_exits_sign_extend(fd, what);
-		} else if (fd >= 0) {
-			krsi_fail(__FILE__, __LINE__, "%s (expected EINVAL, got success)",
-				  what);
-		} else if (KRSI_CHECK_ERRNO(what, EINVAL, -fd) &&
-			   !strstr(log_buf, RANGE_LOG)) {
-			krsi_fail(__FILE__, __LINE__, "%s: log lacks \"%s\"; log:\n%s",
-				  what, RANGE_LOG, log_buf);
-		}
-		if (fd >= 0)
+		if (!cases[i].loads) {
+			check_refused(fd, what, EINVAL, RANGE_LOG);
+		} else if (fd < 0) {
+			krsi_fail(__FILE__, __LINE__,
+				  "%s (expected success, got %d: %s); log:\n%s",
+				  what, fd, strerror(-fd), log_buf);
+		} else {
+			check_exits_sign_extend(fd, what);
 			close(fd);
+		}
 	}
 }
 
