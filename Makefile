@@ -3,28 +3,33 @@
 
 SHELL := /bin/bash
 ROOT := $(CURDIR)
-B := $(ROOT)/build
+B ?= $(ROOT)/build
 TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 # KSRC: the kernel tree. The default is managed here (base + series); point
-# it at your own tree to build and test that instead, as it is.
+# it at your own tree to build and test that instead, as it is: its
+# outputs then go under build/trees/<its path>/, never into the managed
+# tree's.
 KSRC ?= $(B)/linux
-KOUT ?= $(B)/kernel
-STOUT ?= $(B)/selftests
-TPOUT ?= $(B)/bpf-selftests
+MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
+OUTS := $(if $(MANAGED),$(B),$(B)/trees/$(subst /,_,$(abspath $(KSRC))))
+KOUT ?= $(OUTS)/kernel
+STOUT ?= $(OUTS)/selftests
+TPOUT ?= $(OUTS)/bpf-selftests
 # The debug kernel (lockdep, KASAN, kmemleak, failslab) and its test_progs.
-KDOUT ?= $(B)/kernel-debug
-TPDOUT ?= $(B)/bpf-selftests-debug
+KDOUT ?= $(OUTS)/kernel-debug
+TPDOUT ?= $(OUTS)/bpf-selftests-debug
 # The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
 STOCK_SRC := $(B)/stock/linux
 STOCK_OUT := $(B)/stock/kernel
 BENCH_OUT ?= $(B)/bench
-LOGS := $(B)/logs
+LOGS := $(OUTS)/logs
+# KTAP per boot and junit.xml: make check's, make check-debug's.
+RESULTS := $(OUTS)/results
 LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
 DEBUG_GUEST_TIMEOUT ?= 7200
 BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
-MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
 .PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel bench docs lint patches clean distclean help
@@ -35,12 +40,12 @@ demo: kernel selftests ## boot the guest and run the file_open deny/allow demons
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/file_open_deny
 
-check: kernel selftests bpf-selftests ## run every selftest in the guest; ends with "N passed, N failed, N skipped"
-	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
+check: kernel selftests bpf-selftests ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped"
+	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(RESULTS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
 
 check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak
-	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(DEBUG_GUEST_TIMEOUT) \
-		$(LSM) $(STOUT) $(TPDOUT) debug
+	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(RESULTS)/debug \
+		$(DEBUG_GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPDOUT) debug
 
 check-cycles: kernel selftests ## lsm_hostile with 10,000 attach/detach cycles in the guest (about 45 min)
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/cycles.log 5400 $(LSM) -- \
@@ -54,7 +59,7 @@ deps: ## install the Debian packages the pipeline needs (apt)
 
 tree: deps ## the kernel tree: pristine base (tag "base") + the series
 ifneq ($(MANAGED),)
-	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL)
+	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL) $(ROOT)/series
 	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 endif
 
@@ -101,7 +106,10 @@ patches: ## regenerate patches/ and series from the commits base..HEAD of build/
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 
 clean: ## remove build outputs, keep the kernel tree and ccache
-	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(B)/lint
+	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(B)/lint
+ifneq ($(MANAGED),)
+	if [ -d $(KSRC)/.git ]; then git -C $(KSRC) worktree prune; fi
+endif
 
 distclean: ## remove everything under build/
 	rm -rf $(B)

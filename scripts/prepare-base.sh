@@ -1,11 +1,16 @@
 #!/bin/bash
 # Extract Debian's linux-source-6.1 into a git tree whose first commit,
 # tagged "base", is the pristine base. Does nothing if the tree exists.
-# usage: prepare-base.sh <tree> <tarball>
+# Stops first if the installed package is not the version `series` was
+# made on (see check-base-version.sh). The base commit's dates are the
+# tarball's top-level Makefile's mtime: the same package gives the same
+# commit id on every machine, the one the cover letter's base-commit names.
+# usage: prepare-base.sh <tree> <tarball> <series>
 set -euo pipefail
 
-tree=${1:?usage: prepare-base.sh <tree> <tarball>}
-tarball=${2:?usage: prepare-base.sh <tree> <tarball>}
+usage="usage: prepare-base.sh <tree> <tarball> <series>"
+[[ $# -eq 3 ]] || { echo "$usage" >&2; exit 2; }
+tree=$1 tarball=$2 series=$3
 
 if git -C "$tree" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	exit 0
@@ -20,6 +25,7 @@ if [[ ! -r $tarball ]]; then
 fi
 
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+"$(dirname "$0")/check-base-version.sh" "$series" "$pkgver" "the installed package"
 tmp=$tree.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -34,7 +40,8 @@ git config user.email "krsi@localhost"
 git config core.autocrlf false
 # Debian's tree ignores most of its own top level: force-add everything.
 git add -f -A .
-git commit -q -m "Linux $kver (Debian linux-source-6.1 $pkgver)"
+GIT_AUTHOR_DATE="@$(stat -c %Y Makefile) +0000" GIT_COMMITTER_DATE="@$(stat -c %Y Makefile) +0000" \
+	git commit -q -m "Linux $kver (Debian linux-source-6.1 $pkgver)"
 git tag base
 cd - >/dev/null
 mv "$tmp" "$tree"

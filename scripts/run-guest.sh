@@ -7,6 +7,14 @@
 # Extra kernel parameters come from $KRSI_CMDLINE, extra QEMU options from
 # $KRSI_QEMU_OPTS, the accelerator from $KRSI_ACCEL, the CPU model from
 # $KRSI_CPU (default max).
+# With $KRSI_RESULTS naming a host file, the guest gets a second serial
+# port writing to it, named to the guest's init as $KRSI_RESULTS
+# (run-tests.sh writes its result lines there), and this script appends
+# its own findings as result lines: each splat line as
+# "not ok - kernel-log: <line>", a timeout, a guest that stopped before the
+# command finished, a failed command that reported no failure; then
+# "# <key>: <value>" lines: kernel, lsm, console-log, boot-seconds and
+# guest-exit.
 #
 # Single-threaded TCG by default: with multi-threaded TCG, a vCPU spinning
 # in a hook while the other vCPU patches kernel text (static keys,
@@ -30,6 +38,8 @@ mkdir -p "$(dirname "$log")"
 cmdline="console=ttyS0 root=krsiroot rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=1048576"
 cmdline+=" panic=-1 nokaslr norandmaps lsm=$lsm ${KRSI_CMDLINE:-}"
+results=${KRSI_RESULTS:-}
+[[ -z $results ]] || cmdline+=" KRSI_RESULTS=/dev/ttyS1"
 cmdline+=" init=$init -- $*"
 
 # shellcheck disable=SC2054 # the commas belong to QEMU's option values
@@ -40,22 +50,35 @@ qemu=(qemu-system-x86_64 -accel "${KRSI_ACCEL:-tcg,thread=single}" -cpu "${KRSI_
 	-kernel "$image" -append "$cmdline")
 # shellcheck disable=SC2206 # word splitting of the extra options is wanted
 qemu+=(${KRSI_QEMU_OPTS:-})
+if [[ -n $results ]]; then
+	mkdir -p "$(dirname "$results")"
+	: >"$results"
+	qemu+=(-serial "file:$results")
+fi
 
 if [[ $interactive -eq 1 ]]; then
 	exec "${qemu[@]}"
 fi
 
+finding() { # <line>: a result line of the host, when results are kept
+	[[ -z $results ]] || echo "$1" >>"$results"
+}
+
 status=0
 : >"$log"
+start=$SECONDS
 timeout --foreground "$limit" "${qemu[@]}" </dev/null >"$log" 2>&1 &
 qpid=$!
 # Show the guest's own output as it comes, not the boot log.
 tail -n +1 -f --pid=$qpid "$log" | sed -n '/^krsi-guest: start/,$p' || true
 wait $qpid || status=$?
+[[ -z $results ]] || sed -i 's/\r$//' "$results"
 
+verdict=0
 if [[ $status -eq 124 ]]; then
 	echo "run-guest: FAIL: guest did not finish within ${limit}s (log: $log)"
-	exit 1
+	finding "not ok - guest-timeout # no exit within ${limit}s"
+	verdict=1
 fi
 splat='Kernel panic|Oops|BUG:|WARNING:|INFO: possible|INFO: task .* blocked|KASAN|UBSAN|kmemleak: [0-9]+ new suspected|general protection fault|Call Trace:|turning off the locking correctness validator|rcu: INFO'
 # An allocation failure that fault injection forced dumps the stack
@@ -69,11 +92,27 @@ fi
 if grep -Eq "$splat" "$checked"; then
 	echo "run-guest: FAIL: kernel splat in the console log (log: $log):"
 	grep -En "$splat" "$checked" | head -20
-	exit 1
+	# Result names carry no "#": it would start a KTAP directive.
+	while IFS= read -r line; do
+		finding "not ok - kernel-log: ${line//#/ }"
+	done < <(tr -d '\r' <"$checked" | grep -E "$splat" |
+		sed 's/^\[ *[0-9.]*\] //' | head -20)
+	verdict=1
 fi
 rc=$(sed -n 's/^krsi-guest: exit \([0-9]*\).*/\1/p' "$log" | tail -1 | tr -d '\r')
 if [[ -z $rc ]]; then
-	echo "run-guest: FAIL: guest stopped before the command finished (log: $log)"
-	exit 1
+	[[ $status -eq 124 ]] || {
+		echo "run-guest: FAIL: guest stopped before the command finished (log: $log)"
+		finding "not ok - guest-exit # stopped before the command finished"
+	}
+	rc=1
+elif [[ $rc -ne 0 && -n $results ]] && ! grep -q '^not ok ' "$results"; then
+	finding "not ok - guest-exit # the command failed (status $rc) without a failed test"
 fi
+finding "# kernel: $image"
+finding "# lsm: $lsm"
+finding "# console-log: $log"
+finding "# boot-seconds: $((SECONDS - start))"
+finding "# guest-exit: ${rc}"
+[[ $verdict -eq 0 ]] || exit 1
 exit "$rc"

@@ -81,7 +81,8 @@ static int run_round(struct file_open_deny *skel,
 	if (!KRSI_CHECK_OK("file_open_deny__attach", err))
 		return -1;
 
-	if (!KRSI_CHECK_ERRNO("open(target) while attached", EPERM,
+	if (!KRSI_CHECK_ERRNO("open(target) while attached",
+			      krsi_forced_failure("file_open_deny") ? EACCES : EPERM,
 			      try_open(target->path)) ||
 	    !KRSI_CHECK_EQ("deny_count after denied open", 1,
 			   skel->bss->deny_count))

@@ -164,6 +164,18 @@ static inline int krsi_libbpf_print(enum libbpf_print_level level,
 	return len;
 }
 
+/*
+ * Only for the harness's own test (selftests/harness/forced-failures.sh):
+ * true when $KRSI_FORCE_FAIL names @test, whose one assertion using it
+ * then expects a wrong value and fails as a regression would.
+ */
+static inline bool krsi_forced_failure(const char *test)
+{
+	const char *forced = getenv("KRSI_FORCE_FAIL");
+
+	return forced && !strcmp(forced, test);
+}
+
 static inline void krsi_init(void)
 {
 	int err;

@@ -1,31 +1,59 @@
 #!/bin/bash
 # Run tests in the guest and print KTAP: one line per test, then
 # "N passed, N failed, N skipped" alone on a line. Exit status 0 exactly
-# when nothing failed.
+# when nothing failed. No test is run twice.
 # usage: run-tests.sh <test>...
 #   <test> is a program, which exits 0 (pass), 4 (skip) or anything else
 #   (fail), with its arguments after commas (<program>,<arg>...: the kernel
-#   command line carries no spaces), or test_progs=<dir>:<test_progs -t
-#   filter>, which runs the upstream test_progs of <dir> and reports each of
-#   its (sub)tests.
+#   command line carries no spaces); or setup:<program>[,<arg>...], a step
+#   that is reported only when it fails; or pipeline:<program>[,<arg>...], a
+#   test that passes on the unpatched base too (it checks the pipeline, not
+#   the series) and says so in its name; or test_progs=<dir>:<test>[,<test>...],
+#   which runs the upstream test_progs of <dir> once per <test> and reports
+#   each of its (sub)tests.
+#
+# With $KRSI_RESULTS naming a device (the harness passes the guest's second
+# serial port), the result lines also go there, each preceded by
+# "# time: <seconds>" when the test was timed alone: the host turns that
+# channel into build/results/ files. $KRSI_FORCE_FAIL and $KRSI_FORCE_SPLAT
+# exist to test the harness itself: the first is read by the selftests
+# (krsi_test.h), the second makes this runner provoke a kernel stack dump
+# (sysrq "l") after the last test.
 set -uo pipefail
 
 pass=0 fail=0 skip=0 n=0
+results=/dev/null
+if [[ -n ${KRSI_RESULTS:-} ]]; then
+	results=$KRSI_RESULTS
+	stty -F "$results" raw -echo 2>/dev/null || true
+fi
+exec 3>"$results"
 
-report() { # <status: 0 pass, 4 skip, else fail> <name> [reason]
+report() { # <status: 0 pass, 4 skip, else fail> <name> [reason [seconds]]
+	local line
+
 	n=$((n + 1))
 	case $1 in
-	0) echo "ok $n $2"; pass=$((pass + 1)) ;;
-	4) echo "ok $n $2 # SKIP${3:+ $3}"; skip=$((skip + 1)) ;;
-	*) echo "not ok $n $2${3:+ # $3}"; fail=$((fail + 1)) ;;
+	0) line="ok $n $2"; pass=$((pass + 1)) ;;
+	4) line="ok $n $2 # SKIP${3:+ $3}"; skip=$((skip + 1)) ;;
+	*) line="not ok $n $2${3:+ # $3}"; fail=$((fail + 1)) ;;
 	esac
+	echo "$line"
+	[[ -z ${4:-} ]] || echo "# time: $4" >&3
+	echo "$line" >&3
+}
+
+now() { date +%s.%N; }
+elapsed() { # <start>
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'
 }
 
 # test_progs prints "#N/M test/subtest:RESULT" for each subtest, then
-# "#N test:RESULT": parse <output> into the leaf results, in order: the
+# "#N test:RESULT": parse <output> into the leaf results ("RESULT name",
+# names may hold spaces), in order: the
 # subtests, and the tests that have none. Failures are printed again after
 # "All error logs:"; each result counts once.
-parse_test_progs() { # <output> <array name for "name RESULT" lines>
+parse_test_progs() { # <output> <array name for "RESULT name" lines>
 	local line id name result
 	local -A has_subtests=() seen=()
 	local -n leaves=$2
@@ -41,58 +69,33 @@ parse_test_progs() { # <output> <array name for "name RESULT" lines>
 		elif [[ -n ${has_subtests[$id]:-} ]]; then
 			continue
 		fi
-		leaves+=("$name $result")
+		leaves+=("$result $name")
 	done <"$1"
 }
 
-# Run test_progs -t <filter> in <dir>; a test that fails runs once more,
-# alone, and is reported with the second result, marked as retried: some
-# upstream tests depend on which task a softirq interrupts.
-run_test_progs() { # <dir> <filter>
-	local out=/tmp/test_progs.$n.out leaf l2 name result rc rc2 test
+# Run test_progs -t <test> in <dir> and report each (sub)test it ran. A
+# test with subtests is timed as a whole: its subtests carry no time.
+run_test_progs() { # <dir> <test>
+	local out=/tmp/test_progs.$n.out leaf rc start secs
 	local fail_before=$fail
-	local -a first=() second=() failed=()
-	local -A retried=()
+	local -a leaves=()
 
+	start=$(now)
 	(cd "$1" && ./test_progs -t "$2") | tee "$out"
 	rc=${PIPESTATUS[0]}
-	parse_test_progs "$out" first
-	for leaf in "${first[@]}"; do
-		[[ ${leaf##* } == FAIL ]] || continue
-		test=${leaf% *}
-		test=${test%%/*}
-		[[ -n ${retried[$test]:-} ]] || failed+=("$test")
-		retried[$test]=1
-	done
-	if [[ ${#failed[@]} -gt 0 ]]; then
-		echo "# retrying once: ${failed[*]}"
-		(cd "$1" && ./test_progs -t "$(IFS=,; echo "${failed[*]}")") | tee "$out.retry"
-		rc2=${PIPESTATUS[0]}
-		parse_test_progs "$out.retry" second
-		[[ $rc2 -ne 0 ]] || rc=0
-	fi
-	for leaf in "${first[@]}"; do
-		name=${leaf% *} result=${leaf##* }
-		test=${name%%/*}
-		if [[ -n ${retried[$test]:-} ]]; then
-			result=FAIL
-			for l2 in "${second[@]}"; do
-				[[ ${l2% *} == "$name" ]] && result=${l2##* }
-			done
-			name+=" (retried)"
-		fi
-		case $result in
-		OK) report 0 "$name" ;;
-		SKIP) report 4 "$name" ;;
-		FAIL) report 1 "$name" ;;
+	secs=$(elapsed "$start")
+	parse_test_progs "$out" leaves
+	[[ ${#leaves[@]} -eq 1 ]] || secs=
+	for leaf in "${leaves[@]}"; do
+		case $leaf in
+		"OK "*) report 0 "${leaf#* }" "" "$secs" ;;
+		"SKIP "*) report 4 "${leaf#* }" "" "$secs" ;;
+		*) report 1 "${leaf#* }" "" "$secs" ;;
 		esac
 	done
 	# A test the filter names must have run: a missing one is a failure.
-	for name in ${2//,/ }; do
-		name=${name%%/*}
-		grep -Eq "^#[0-9]+[[:space:]]+$name:(OK|SKIP|FAIL)$" "$out" ||
-			report 1 "$name" "not run by test_progs"
-	done
+	grep -Eq "^#[0-9]+[[:space:]]+${2%%/*}:(OK|SKIP|FAIL)$" "$out" ||
+		report 1 "$2" "not run by test_progs"
 	# A crash or a failure outside any test still fails the run.
 	if [[ $rc -ne 0 && $fail -eq $fail_before ]]; then
 		report 1 "test_progs -t $2" "exit status $rc"
@@ -103,18 +106,37 @@ echo "KTAP version 1"
 for t in "$@"; do
 	if [[ $t == test_progs=* ]]; then
 		spec=${t#test_progs=}
-		run_test_progs "${spec%%:*}" "${spec#*:}"
+		IFS=, read -r -a names <<<"${spec#*:}"
+		for name in "${names[@]}"; do
+			run_test_progs "${spec%%:*}" "$name"
+		done
 		continue
 	fi
+	kind="test"
+	if [[ $t =~ ^(setup|pipeline): ]]; then
+		kind=${BASH_REMATCH[1]}
+		t=${t#*:}
+	fi
 	IFS=, read -r -a argv <<<"$t"
+	name=$(basename "${argv[0]}")${argv[1]:+ ${argv[*]:1}}
+	[[ $kind != pipeline ]] || name="pipeline-check $name"
+	start=$(now)
 	"${argv[@]}"
 	rc=$?
-	name=$(basename "${argv[0]}")${argv[1]:+ ${argv[*]:1}}
-	case $rc in
-	0 | 4) report "$rc" "$name" ;;
-	*) report "$rc" "$name" "exit status $rc" ;;
+	secs=$(elapsed "$start")
+	case $kind:$rc in
+	setup:0) echo "# setup: $name" ;;
+	setup:*) report "$rc" "setup $name" "exit status $rc" "$secs" ;;
+	*:0 | *:4) report "$rc" "$name" "" "$secs" ;;
+	*) report "$rc" "$name" "exit status $rc" "$secs" ;;
 	esac
 done
+if [[ -n ${KRSI_FORCE_SPLAT:-} ]]; then
+	echo "# KRSI_FORCE_SPLAT: provoking a stack dump (sysrq l)"
+	echo l >/proc/sysrq-trigger
+	sleep 1
+fi
 echo "1..$n"
+echo "1..$n" >&3
 echo "$pass passed, $fail failed, $skip skipped"
 [[ $fail -eq 0 ]]

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Stop when the base found is not the one the series was made on: `series`
+# names it in a "# base: linux-source-6.1 <Debian version>" line. With
+# BASE_OK=1 in the environment, say so and go on (patches may then fail to
+# apply; apply-series.sh says which).
+# usage: check-base-version.sh <series> <version found> <what has it>
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+	echo "usage: check-base-version.sh <series> <version found> <what has it>" >&2
+	exit 2
+fi
+series=$1 found=$2 where=$3
+
+want=$(sed -n 's/^# base: linux-source-6\.1 \([^[:space:]]*\).*/\1/p' "$series" | head -1)
+[[ -n $want && $found != "$want" ]] || exit 0
+if [[ ${BASE_OK:-} == 1 ]]; then
+	echo "check-base-version: $where is linux-source-6.1 $found, the series was made on $want; going on (BASE_OK=1)" >&2
+	exit 0
+fi
+echo "check-base-version: the series was made on linux-source-6.1 $want, but $where is $found." >&2
+echo "check-base-version: install $want (apt-get install linux-source-6.1=$want), or run with BASE_OK=1 to try $found anyway." >&2
+exit 1
