@@ -21,6 +21,11 @@ TPDOUT ?= $(OUTS)/bpf-selftests-debug
 # The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
 STOCK_SRC := $(B)/stock/linux
 STOCK_OUT := $(B)/stock/kernel
+STOCK_TP := $(B)/stock/bpf-selftests
+# make failure-rate: one test_progs test, once per boot, BOOTS boots each.
+TEST ?= lsm_cgroup
+VCPUS ?= 2
+BOOTS ?= 10
 BENCH_OUT ?= $(B)/bench
 LOGS := $(OUTS)/logs
 # KTAP per boot and junit.xml: make check's, make check-debug's.
@@ -32,13 +37,13 @@ BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
 demo: kernel selftests ## boot the guest and run the file_open deny/allow demonstration
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
-		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/file_open_deny
+		$(ROOT)/selftests/guest/run-tests.sh pipeline:$(STOUT)/file_open_deny
 
 check: kernel selftests bpf-selftests ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped"
 	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(RESULTS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
@@ -89,6 +94,15 @@ stock-kernel: tree ## build the unpatched base with the same config, for make be
 	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
 	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ROOT)/kernel-config.fragment
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
+
+stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate
+	@$(ROOT)/scripts/build-bpf-selftests.sh $(STOCK_SRC) $(STOCK_OUT) $(STOCK_TP)
+
+failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots out of BOOTS, stock 6.1 against the series (VCPUS=2)
+	@mkdir -p $(RESULTS)
+	@$(ROOT)/scripts/repeat-boots.sh $(TEST) $(LSM) $(VCPUS) $(BOOTS) $(RESULTS)/failure-rate \
+		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,$(STOCK_TP) series=$(BZIMAGE),$(TPOUT) | \
+		tee $(RESULTS)/failure-rate-$(TEST)-$(VCPUS)vcpu.txt
 
 bench: kernel selftests stock-kernel ## instructions per operation, stock against the series (QEMU -icount)
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \

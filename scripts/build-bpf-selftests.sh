@@ -74,6 +74,20 @@ done
 shopt -u nullglob
 mkdir -p "$src/$rel"
 rsync -a --delete --filter=':- .gitignore' "$tree/$rel/" "$src/$rel/"
+# Fixes of the base's own tests (selftests/upstream-fixes/*.patch, each
+# saying why), applied to the copy. A patched file gets the newer mtime of
+# its source and of the fix: make rebuilds it when either changes, not on
+# every run (rsync restores the unpatched file each time).
+for fix in "$(dirname "$0")"/../selftests/upstream-fixes/*.patch; do
+	[[ -f $fix ]] || continue
+	patch -s -p1 -d "$src/$rel" <"$fix" ||
+		die "$fix does not apply to $tree/$rel"
+	while read -r file; do
+		ref=$tree/$rel/$file
+		[[ $fix -nt $ref ]] && ref=$fix
+		touch -r "$ref" "$src/$rel/$file"
+	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$fix")
+done
 # urandom_read links "liburandom_read.so" from the current directory, though
 # the library is built in OUTPUT (fixed upstream after 6.1).
 ln -sfn "$out/liburandom_read.so" "$src/$rel/liburandom_read.so"

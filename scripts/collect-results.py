@@ -54,6 +54,9 @@ def read_boot(path):
     if not lines:
         tests.append({"status": "fail", "name": "results",
                       "reason": f"no result channel {path}", "time": None})
+    elif not tests:
+        tests.append({"status": "fail", "name": "results",
+                      "reason": "no test reported a result", "time": None})
     elif plan is None and not any(t["status"] == "fail" for t in tests):
         tests.append({"status": "fail", "name": "results",
                       "reason": "the runner printed no plan line", "time": None})

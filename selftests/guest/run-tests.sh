@@ -78,21 +78,22 @@ parse_test_progs() { # <output> <array name for "RESULT name" lines>
 run_test_progs() { # <dir> <test>
 	local out=/tmp/test_progs.$n.out leaf rc start secs
 	local fail_before=$fail
-	local -a leaves=()
+	local -a tp_leaves=()
 
 	start=$(now)
 	(cd "$1" && ./test_progs -t "$2") | tee "$out"
 	rc=${PIPESTATUS[0]}
 	secs=$(elapsed "$start")
-	parse_test_progs "$out" leaves
-	[[ ${#leaves[@]} -eq 1 ]] || secs=
-	for leaf in "${leaves[@]}"; do
+	parse_test_progs "$out" tp_leaves
+	[[ ${#tp_leaves[@]} -eq 1 ]] || secs=
+	for leaf in "${tp_leaves[@]}"; do
 		case $leaf in
 		"OK "*) report 0 "${leaf#* }" "" "$secs" ;;
 		"SKIP "*) report 4 "${leaf#* }" "" "$secs" ;;
 		*) report 1 "${leaf#* }" "" "$secs" ;;
 		esac
 	done
+	[[ ${#tp_leaves[@]} -gt 0 ]] || report 1 "$2" "no result in test_progs' output"
 	# A test the filter names must have run: a missing one is a failure.
 	grep -Eq "^#[0-9]+[[:space:]]+${2%%/*}:(OK|SKIP|FAIL)$" "$out" ||
 		report 1 "$2" "not run by test_progs"

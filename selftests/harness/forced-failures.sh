@@ -6,14 +6,15 @@
 # file_open_deny forced to fail one real assertion ($KRSI_FORCE_FAIL) and a
 # stack dump provoked after the tests ($KRSI_FORCE_SPLAT), once with a test
 # that outlives the guest's time limit.
-# usage: forced-failures.sh <bzImage> <selftests dir> <lsm> <work dir>
+# usage: KRSI_LSM=<lsm> forced-failures.sh <bzImage> <selftests dir> <work dir>
+#   (the lsm= list in the environment: run-tests.sh splits arguments at commas)
 set -euo pipefail
 
-if [[ $# -ne 4 ]]; then
-	echo "usage: forced-failures.sh <bzImage> <selftests dir> <lsm> <work dir>" >&2
+if [[ $# -ne 3 || -z ${KRSI_LSM:-} ]]; then
+	echo "usage: KRSI_LSM=<lsm> forced-failures.sh <bzImage> <selftests dir> <work dir>" >&2
 	exit 2
 fi
-image=$(realpath "$1") st=$(realpath "$2") lsm=$3 work=$4
+image=$(realpath "$1") st=$(realpath "$2") lsm=$KRSI_LSM work=$3
 here=$(dirname "$(realpath "$0")")
 check=$here/../../scripts/check.sh
 fail() { echo "# forced-failures: $*"; exit 1; }
