@@ -51,6 +51,8 @@ for n in ${names[@]+"${names[@]}"}; do
 		continue
 	fi
 	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	# The next run must not reset what the user builds on top of this.
+	echo "partial $(git -C "$tree" rev-parse HEAD)" >"$stamp"
 	echo "apply-series: patches/$n does not apply to $base_version, not even with git am -3:" >&2
 	# git am's own advice is about the am this script has just aborted.
 	grep -Ev '^(hint:|When you have resolved|If you prefer to skip|To restore the original)' <<<"$out" |

@@ -62,7 +62,7 @@ if [[ -n $debug ]]; then
 fi
 
 mkdir -p "$results"
-rm -rf "$results"/*.raw "$results"/*.ktap "$results/junit.xml" "$results/forced"
+rm -f "$results"/*.raw "$results"/*.ktap "$results/junit.xml"
 boots=()
 boot() { # <name> <lsm> <test>...: one boot; its failures are in its results
 	local name=$1 boot_lsm=$2
@@ -77,9 +77,10 @@ boot() { # <name> <lsm> <test>...: one boot; its failures are in its results
 if [[ -z $debug && -z ${KRSI_TESTS:-} ]]; then
 	h=$(realpath "$here/../selftests/harness")
 	boots+=(harness)
-	KRSI_LSM=$lsm KRSI_RESULTS=$results/harness.raw "$runner" "$h/base-version.sh" \
+	KRSI_IMAGE=$image KRSI_SELFTESTS=$st KRSI_LSM=$lsm KRSI_WORK=$logs/forced \
+		KRSI_RESULTS=$results/harness.raw "$runner" "$h/base-version.sh" \
 		"$h/failed-apply.sh" "$h/clean-worktrees.sh" "$h/other-tree.sh" \
-		"$h/forced-failures.sh,$image,$st,$results/forced" || true
+		"$h/forced-failures.sh" || true
 fi
 
 boot check "$lsm" "${tests[@]}"

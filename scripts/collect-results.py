@@ -21,6 +21,8 @@ import sys
 import time
 from xml.etree import ElementTree as ET
 
+# XML 1.0 allows none of these, and a console line may carry them.
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 RESULT = re.compile(r"^(not ok|ok) (?:\d+|-) (.*?)(?: # (SKIP)?\s*(.*))?$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 KEYVAL = re.compile(r"^# ([a-z-]+): (.*)$")
@@ -28,15 +30,17 @@ KEYVAL = re.compile(r"^# ([a-z-]+): (.*)$")
 
 def read_boot(path):
     """Results and "# key: value" lines of one boot's channel."""
-    tests, props, pending_time, plan = [], {}, None, None
+    tests, props, pending_time, plan, before_plan = [], {}, None, None, 0
     try:
         with open(path, errors="replace") as f:
-            lines = f.read().splitlines()
+            lines = [CONTROL.sub("?", l.rstrip("\r")) for l in f.read().split("\n")]
     except FileNotFoundError:
         lines = []
+    lines = [l for l in lines if l]
     for line in lines:
-        line = line.rstrip("\r")
         m = RESULT.match(line)
+        if m and plan is None and not line.startswith(("ok -", "not ok -")):
+            before_plan += 1
         if m:
             status = "fail" if m.group(1) == "not ok" else \
                 "skip" if m.group(3) else "pass"
@@ -60,6 +64,10 @@ def read_boot(path):
     elif plan is None and not any(t["status"] == "fail" for t in tests):
         tests.append({"status": "fail", "name": "results",
                       "reason": "the runner printed no plan line", "time": None})
+    elif plan is not None and plan != before_plan:
+        tests.append({"status": "fail", "name": "results",
+                      "reason": f"the runner's plan says {plan}, {before_plan} results arrived",
+                      "time": None})
     return tests, props
 
 

@@ -9,7 +9,7 @@
 # usage: export-patches.sh <tree> <series> <patchdir>
 set -euo pipefail
 
-tree=${1:?usage: export-patches.sh <tree> <series> <patchdir>}
+tree=$(realpath "${1:?usage: export-patches.sh <tree> <series> <patchdir>}")
 series=$(realpath "${2:?}")
 patchdir=$(realpath "${3:?}")
 
@@ -58,7 +58,7 @@ fi
 base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
 {
 	echo "# base: linux-source-6.1 $(sed -n 's/.*linux-source-6\.1 \(.*\))$/\1/p' <<<"$base_version")"
-	cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort
+	(cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort)
 } >"$series"
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")
 echo "$want $(git -C "$tree" rev-parse HEAD)" >"$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied"

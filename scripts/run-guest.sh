@@ -72,7 +72,11 @@ qpid=$!
 # Show the guest's own output as it comes, not the boot log.
 tail -n +1 -f --pid=$qpid "$log" | sed -n '/^krsi-guest: start/,$p' || true
 wait $qpid || status=$?
-[[ -z $results ]] || sed -i 's/\r$//' "$results"
+if [[ -n $results ]]; then
+	sed -i 's/\r$//' "$results"
+	# A guest stopped mid-line must not glue a finding to its line.
+	[[ ! -s $results || -z $(tail -c 1 "$results") ]] || echo >>"$results"
+fi
 
 verdict=0
 if [[ $status -eq 124 ]]; then
@@ -90,13 +94,15 @@ if grep -q 'FAULT_INJECTION: forcing a failure' "$log"; then
 		!skip { print } /<\/TASK>/ { skip = 0 }' "$log" >"$checked"
 fi
 if grep -Eq "$splat" "$checked"; then
-	echo "run-guest: FAIL: kernel splat in the console log (log: $log):"
-	grep -En "$splat" "$checked" | head -20
-	# Result names carry no "#": it would start a KTAP directive.
+	# Findings first, then the console: nothing may stop them. Each
+	# names its console line; no "#", which would start a KTAP directive.
 	while IFS= read -r line; do
-		finding "not ok - kernel-log: ${line//#/ }"
-	done < <(tr -d '\r' <"$checked" | grep -E "$splat" |
-		sed 's/^\[ *[0-9.]*\] //' | head -20)
+		line=${line//#/ }
+		finding "not ok - kernel-log: line ${line%%:*}: ${line#*:}"
+	done < <(tr -d '\r' <"$checked" | grep -En -m 20 "$splat" |
+		sed 's/^\([0-9]*\):\[ *[0-9.]*\] /\1:/')
+	echo "run-guest: FAIL: kernel splat in the console log (log: $log):"
+	grep -En -m 20 "$splat" "$checked" || true
 	verdict=1
 fi
 rc=$(sed -n 's/^krsi-guest: exit \([0-9]*\).*/\1/p' "$log" | tail -1 | tr -d '\r')

@@ -18,6 +18,7 @@ mkdir -p "$work/bin" "$work/src/linux-source-6.1"
 printf '#!/bin/sh\necho %s\n' "$fake" >"$work/bin/dpkg-query"
 chmod +x "$work/bin/dpkg-query"
 printf 'kernelversion:\n\t@echo 6.1.0\n' >"$work/src/linux-source-6.1/Makefile"
+touch -d @1000000000 "$work/src/linux-source-6.1/Makefile"
 tar -C "$work/src" -cJf "$work/linux.tar.xz" linux-source-6.1
 prepare() { # <tree>
 	PATH=$work/bin:$PATH "$root/scripts/prepare-base.sh" "$1" "$work/linux.tar.xz" "$root/series" 2>&1
@@ -36,6 +37,9 @@ out=$(BASE_OK=1 prepare "$work/tree") || fail "BASE_OK=1 did not go on: $out"
 out2=$(BASE_OK=1 prepare "$work/tree2") || fail "BASE_OK=1 did not go on: $out2"
 id=$(git -C "$work/tree" rev-parse base) id2=$(git -C "$work/tree2" rev-parse base)
 [[ $id == "$id2" ]] || fail "the same package gave two base commits: $id, $id2"
+dates=$(git -C "$work/tree" log -1 --format='%at %ct' base)
+[[ $dates == "1000000000 1000000000" ]] ||
+	fail "the base commit's dates are $dates, not the tarball Makefile's 1000000000"
 echo "# BASE_OK=1 goes on; base commit $id both times"
 
 if out=$("$root/scripts/apply-series.sh" "$work/tree" "$root/series" "$root/patches" 2>&1); then

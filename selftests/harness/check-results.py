@@ -70,13 +70,16 @@ def main():
                 "skip" if case.find("skipped") is not None else "pass"
             cases.append((case.get("name"), outcome))
         suites[suite.get("name")] = cases
-        for attr, outcome in (("failures", "fail"), ("skipped", "skip")):
-            if int(suite.get(attr)) != sum(o == outcome for _, o in cases):
+        for attr, outcome in (("failures", "fail"), ("skipped", "skip"), ("tests", None)):
+            if int(suite.get(attr)) != sum(outcome in (None, o) for _, o in cases):
                 bad.append(f"junit.xml: {suite.get('name')}: {attr}= disagrees with its testcases")
     if suites != ktap:
         bad.append(f"junit.xml and the KTAP files disagree: {sorted(suites)} vs {sorted(ktap)}")
 
     every = [o for results in ktap.values() for _, o in results]
+    for attr, outcome in (("failures", "fail"), ("skipped", "skip"), ("tests", None)):
+        if int(root.get(attr)) != sum(outcome in (None, o) for o in every):
+            bad.append(f"junit.xml: <testsuites {attr}=> disagrees with the KTAP files")
     got = {k: every.count(k) for k in want}
     if got != want:
         bad.append(f"the KTAP files count {got}, the summary line says {want}")

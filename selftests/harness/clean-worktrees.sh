@@ -19,8 +19,9 @@ git -C "$B/linux" -c user.name=t -c user.email=t@localhost commit -q -m base
 git -C "$B/linux" tag base
 git -C "$B/linux" worktree add -q --detach "$B/lint/linux" base
 
-# Not the calling make's variables (make check KOUT=... would reach clean).
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$root" clean B="$B" >/dev/null
+# None of the calling make's variables, which it exports (make check
+# KOUT=... would have clean delete that KOUT).
+env -i PATH="$PATH" HOME="$HOME" make -s -C "$root" clean B="$B" >/dev/null
 [[ ! -e $B/lint ]] || fail "make clean left $B/lint"
 if git -C "$B/linux" worktree list --porcelain | grep -q '^prunable'; then
 	fail "a worktree stays registered: $(git -C "$B/linux" worktree list)"

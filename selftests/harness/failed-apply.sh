@@ -67,3 +67,17 @@ if out=$("$root/scripts/export-patches.sh" "$work/tree" "$work/series" "$work/pa
 fi
 [[ $(sums) == "$before" ]] || fail "make patches changed patches/ or series after a failed apply"
 echo "# make patches refuses the partial tree: ${out//$'\n'/ | }"
+
+# Carrying the patch over by hand, as the message says, must survive the
+# next make tree, which must not reset the tree to base.
+g am -q -3 "$work/patches/0002-f-patch-line-15.patch" >/dev/null 2>&1 || true
+sed -i 's/^<<<<<<< .*$//; s/^=======$//; s/^>>>>>>> .*$//' "$work/tree/f.txt"
+g add f.txt
+GIT_EDITOR=true g am --continue >/dev/null 2>&1 || fail "the hand fix did not commit"
+carried=$(g rev-parse HEAD)
+if out=$(apply); then
+	fail "apply-series.sh went on over a hand-carried patch: $out"
+fi
+[[ $(g rev-parse HEAD) == "$carried" ]] || fail "apply-series.sh reset the hand-carried patch"
+echo "# a hand-carried patch survives the next make tree: ${out//$'\n'/ | }"
+

@@ -5,16 +5,19 @@
 # status is non-zero. Boots <bzImage> through check.sh twice: once with
 # file_open_deny forced to fail one real assertion ($KRSI_FORCE_FAIL) and a
 # stack dump provoked after the tests ($KRSI_FORCE_SPLAT), once with a test
-# that outlives the guest's time limit.
-# usage: KRSI_LSM=<lsm> forced-failures.sh <bzImage> <selftests dir> <work dir>
-#   (the lsm= list in the environment: run-tests.sh splits arguments at commas)
+# that outlives the guest's time limit. Its work dir is not under
+# build/results/, where CI looks for results: these failures are wanted.
+# usage: KRSI_IMAGE=<bzImage> KRSI_SELFTESTS=<selftests dir> KRSI_LSM=<lsm> \
+#        KRSI_WORK=<work dir> forced-failures.sh
+#   (arguments in the environment: test names stay free of host paths, and
+#   run-tests.sh would split the lsm= list at its commas)
 set -euo pipefail
 
-if [[ $# -ne 3 || -z ${KRSI_LSM:-} ]]; then
-	echo "usage: KRSI_LSM=<lsm> forced-failures.sh <bzImage> <selftests dir> <work dir>" >&2
+if [[ $# -ne 0 || -z ${KRSI_IMAGE:-} || -z ${KRSI_SELFTESTS:-} || -z ${KRSI_LSM:-} || -z ${KRSI_WORK:-} ]]; then
+	echo "usage: KRSI_IMAGE=<bzImage> KRSI_SELFTESTS=<dir> KRSI_LSM=<lsm> KRSI_WORK=<dir> forced-failures.sh" >&2
 	exit 2
 fi
-image=$(realpath "$1") st=$(realpath "$2") lsm=$KRSI_LSM work=$3
+image=$(realpath "$KRSI_IMAGE") st=$(realpath "$KRSI_SELFTESTS") lsm=$KRSI_LSM work=$KRSI_WORK
 here=$(dirname "$(realpath "$0")")
 check=$here/../../scripts/check.sh
 fail() { echo "# forced-failures: $*"; exit 1; }

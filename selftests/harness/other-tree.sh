@@ -9,7 +9,7 @@ root=$(realpath "$(dirname "$0")/../..")
 fail() { echo "# other-tree: $*"; exit 1; }
 other=/nonexistent/linux-other
 
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$root" KSRC="$other" "$@" 2>&1 || true; }
+mk() { env -i PATH="$PATH" HOME="$HOME" make -n -C "$root" KSRC="$other" "$@" 2>&1 || true; }
 cmds=$(mk bpf-selftests; mk -o kernel -o selftests -o bpf-selftests check)
 tp=$(grep -o 'build-bpf-selftests.sh [^ ]* [^ ]* [^ ]*' <<<"$cmds" | head -1)
 [[ -n $tp ]] || fail "make -n check does not build test_progs: $cmds"
