@@ -37,7 +37,7 @@ BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -103,6 +103,10 @@ failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots o
 	@$(ROOT)/scripts/repeat-boots.sh $(TEST) $(LSM) $(VCPUS) $(BOOTS) $(RESULTS)/failure-rate \
 		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,$(STOCK_TP) series=$(BZIMAGE),$(TPOUT) | \
 		tee $(RESULTS)/failure-rate-$(TEST)-$(VCPUS)vcpu.txt
+
+distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options (issue 16)
+	@mkdir -p $(B)/distro
+	@$(ROOT)/scripts/distro-config.sh $(B)/distro/kernel-config-distro.fragment
 
 bench: kernel selftests stock-kernel ## instructions per operation, stock against the series (QEMU -icount)
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
