@@ -22,6 +22,10 @@ TPDOUT ?= $(OUTS)/bpf-selftests-debug
 STOCK_SRC := $(B)/stock/linux
 STOCK_OUT := $(B)/stock/kernel
 STOCK_TP := $(B)/stock/bpf-selftests
+# Debian's config (make distro-config) on top of ours; the same relative
+# layout as the source trees, so ccache shares objects between the two.
+DISTRO_KOUT := $(B)/distro/kernel
+STOCK_DISTRO_OUT := $(B)/stock/distro/kernel
 # make failure-rate: one test_progs test, once per boot, BOOTS boots each.
 TEST ?= lsm_cgroup
 VCPUS ?= 2
@@ -37,7 +41,7 @@ BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
@@ -108,11 +112,47 @@ distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's secu
 	@mkdir -p $(B)/distro
 	@$(ROOT)/scripts/distro-config.sh $(B)/distro/kernel-config-distro.fragment
 
-bench: kernel selftests stock-kernel ## instructions per operation, stock against the series (QEMU -icount)
+# The pipeline's config with Debian's security and hook-cost options on
+# top; CONFIG_LSM is Debian's, so kernel-config.fragment's is left out.
+$(B)/distro/kernel-config-nolsm.fragment: $(ROOT)/kernel-config.fragment
+	@mkdir -p $(@D)
+	@grep -v '^CONFIG_LSM=' $< >$@
+DISTRO_FRAGMENTS := $(B)/distro/kernel-config-nolsm.fragment $(B)/distro/kernel-config-distro.fragment
+
+distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## the series with Debian's config options (build/distro/kernel)
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(DISTRO_KOUT) $(DISTRO_FRAGMENTS)
+	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(DISTRO_KOUT)
+
+# Debian's CONFIG_LSM, read when the recipe runs (after the build).
+DISTRO_LSM = $(shell sed -n 's/^CONFIG_LSM="\(.*\)"$$/\1/p' $(DISTRO_KOUT)/.config)
+
+check-distro: distro-kernel ## make check on the Debian-config kernel with Debian's lsm= (AppArmor active, no policy)
+	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(DISTRO_KOUT) OUT=$(B)/distro/selftests
+	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(DISTRO_KOUT) $(B)/distro/bpf-selftests
+	@$(ROOT)/scripts/check.sh $(DISTRO_KOUT)/arch/x86/boot/bzImage $(LOGS)/distro $(RESULTS)/distro \
+		$(GUEST_TIMEOUT) $(DISTRO_LSM) $(B)/distro/selftests $(B)/distro/bpf-selftests
+
+stock-distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## unpatched 6.1 with Debian's config options, for make bench
+	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
+	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT) $(DISTRO_FRAGMENTS)
+	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT)
+
+# Two sets of kernels, stock and series each: the pipeline's config with
+# lsm=$(LSM) minus bpf, and the same with Debian's options and Debian's
+# CONFIG_LSM (the empty <lsm>).
+comma := ,
+empty :=
+space := $(empty) $(empty)
+BENCH_LSM := $(subst $(space),$(comma),$(filter-out bpf,$(subst $(comma),$(space),$(LSM))))
+BENCH_OPTS ?=
+
+bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount)
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
-	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) \
-		$(STOCK_OUT)/arch/x86/boot/bzImage $(BZIMAGE)
+	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) $(BENCH_OPTS) \
+		"defconfig:$(BENCH_LSM):$(STOCK_OUT)/arch/x86/boot/bzImage:$(BZIMAGE):x86_64_defconfig + kvm_guest.config + kernel-config.fragment" \
+		"distro::$(STOCK_DISTRO_OUT)/arch/x86/boot/bzImage:$(DISTRO_KOUT)/arch/x86/boot/bzImage:the same + Debian linux-config-6.1 security and hook-cost options (make distro-config)"
+	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
 
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
 	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(B)/docs

@@ -7,7 +7,7 @@ packages=(
 	dwarves ccache git quilt xz-utils zstd cpio rsync python3 python3-ply
 	clang llvm lld libcap-dev zlib1g-dev
 	qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme
-	libxml2-utils linux-config-6.1
+	libxml2-utils linux-config-6.1 python3-matplotlib
 )
 
 missing=()

@@ -8,14 +8,23 @@
  * divided by the iteration count are instructions per operation.
  *
  * Each round of an operation runs in a freshly exec'd copy of this program
- * (unless -F): it opens its files, runs a warm-up of a tenth of the
- * iterations, then the timed iterations, and reports ns per operation
+ * (unless -F): it opens its files and what the operation needs besides (an
+ * eventfd, a pipe, a loopback TCP listener), runs a warm-up of a tenth of
+ * the iterations, then the timed iterations, and reports ns per operation
  * through a pipe.  A fresh exec because the instruction count of some
  * system calls depends on where the kernel happened to put the process's
  * objects: the same binary shows e.g. 1189 or 1197 instructions per pread
  * from one exec to the next, and the same in every round within one.  New
  * processes draw again, so the median over the rounds is the common case.
  * The file operations also cycle over NR_FILES files for the same reason.
+ *
+ * The operations: open_close, stat, pread, mprotect, mmap_munmap,
+ * fork_wait, socket_close, eventfd, pipe, execve, tcp_connect, and getppid,
+ * which passes no hook, as the control.  execve runs a copy of this binary
+ * in the test directory (on the guest's tmpfs rather than 9p, whose round
+ * trips to the host would let the clock jump while the vCPU idles).
+ * tcp_connect needs the loopback interface up (the guest's init.sh
+ * brings it up).
  *
  * One line per operation goes to stdout:
  *
@@ -31,10 +40,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -47,18 +61,26 @@
 #define NR_FILES	8
 /* argv[1] of a round's exec: lsm_bench -X <op> <iters> <dir> <fd> */
 #define ROUND_FLAG	"-X"
+/* argv[1] of the execve operation's child: exit 0 at once. */
+#define EXEC_FLAG	"-E"
 
 struct bench_op {
 	const char *name;
 	unsigned long iters;	/* per round, at scale 100 % */
 	int (*run)(unsigned long n);
+	int (*setup)(void);	/* per round, after round_setup(); or NULL */
 	bool selected;
 };
 
 static char file_path[NR_FILES][4096];
 static int file_fd[NR_FILES];
+static char exe_path[4096];
 static char *prot_page;
 static long page_size;
+static int event_fd = -1;
+static int pipe_fd[2] = { -1, -1 };
+static int listen_fd = -1;
+static struct sockaddr_in listen_addr;
 
 static int fail(const char *what)
 {
@@ -179,6 +201,109 @@ static int run_socket_close(unsigned long n)
 	return 0;
 }
 
+/* An 8-byte write(2) + read(2) of an eventfd: file_permission twice. */
+static int run_eventfd(unsigned long n)
+{
+	unsigned long i;
+	uint64_t v = 1;
+
+	for (i = 0; i < n; i++) {
+		if (write(event_fd, &v, sizeof(v)) != sizeof(v))
+			return fail("eventfd write");
+		if (read(event_fd, &v, sizeof(v)) != sizeof(v))
+			return fail("eventfd read");
+	}
+	return 0;
+}
+
+/* A 1-byte write(2) + read(2) through a pipe: file_permission twice. */
+static int run_pipe(unsigned long n)
+{
+	unsigned long i;
+	char c = 'x';
+
+	for (i = 0; i < n; i++) {
+		if (write(pipe_fd[1], &c, 1) != 1)
+			return fail("pipe write");
+		if (read(pipe_fd[0], &c, 1) != 1)
+			return fail("pipe read");
+	}
+	return 0;
+}
+
+/*
+ * fork(2), the child execve(2)s this (static) binary with EXEC_FLAG, which
+ * exits 0 at once, waitpid(2): task_alloc, bprm_creds_for_exec,
+ * bprm_check_security, bprm_committing_creds, bprm_committed_creds,
+ * file_open, mmap_file, file_mprotect, task_free, ...
+ */
+static int run_execve(unsigned long n)
+{
+	unsigned long i;
+	pid_t pid;
+	int status;
+
+	for (i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			return fail("fork");
+		if (pid == 0) {
+			execl(exe_path, "lsm_bench", EXEC_FLAG, (char *)NULL);
+			fail("execve");
+			_exit(1);
+		}
+		if (waitpid(pid, &status, 0) != pid)
+			return fail("waitpid");
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			errno = ECHILD;
+			return fail("child status");
+		}
+	}
+	return 0;
+}
+
+/*
+ * A loopback TCP connection: socket(2), connect(2) to the round's listener
+ * on 127.0.0.1, accept(2), close(2) of both ends: socket_create,
+ * socket_post_create, sk_alloc, socket_connect, inet_conn_request,
+ * inet_csk_clone, inet_conn_established, socket_accept, sock_graft,
+ * socket_setsockopt, sk_free, ...  The handshake runs to its end within
+ * connect(2), in the softirqs of the loopback transmits.  The client sets
+ * SO_LINGER 0 before its close, which then sends a reset: neither end
+ * stays in TIME_WAIT, so the connections do not pile up and use up the
+ * local ports, and the last iteration costs what the first one did.
+ */
+static int run_tcp_connect(unsigned long n)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	unsigned long i;
+	int c, s;
+
+	for (i = 0; i < n; i++) {
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		if (c < 0)
+			return fail("socket");
+		if (connect(c, (struct sockaddr *)&listen_addr,
+			    sizeof(listen_addr))) {
+			close(c);
+			return fail("connect to 127.0.0.1");
+		}
+		s = accept(listen_fd, NULL, NULL);
+		if (s < 0) {
+			close(c);
+			return fail("accept");
+		}
+		if (setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg))) {
+			close(s);
+			close(c);
+			return fail("setsockopt SO_LINGER");
+		}
+		close(c);
+		close(s);
+	}
+	return 0;
+}
+
 /* getppid(2) passes no LSM hook: the control. */
 static int run_getppid(unsigned long n)
 {
@@ -189,10 +314,60 @@ static int run_getppid(unsigned long n)
 	return 0;
 }
 
+/* Per round, for eventfd: the eventfd, its count 0. */
+static int setup_eventfd(void)
+{
+	event_fd = eventfd(0, 0);
+	return event_fd < 0 ? fail("eventfd") : 0;
+}
+
+/* Per round, for pipe: the pipe, empty. */
+static int setup_pipe(void)
+{
+	return pipe(pipe_fd) ? fail("pipe") : 0;
+}
+
+/*
+ * Per round, for tcp_connect: a listener on 127.0.0.1 at a port of the
+ * kernel's choosing.  One connection at a time waits in its queue.  With
+ * lo down, connect(2) would only time out, after minutes of retries.
+ */
+static int setup_tcp_listener(void)
+{
+	socklen_t len = sizeof(listen_addr);
+	struct ifreq ifr;
+
+	listen_fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (listen_fd < 0)
+		return fail("socket");
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(listen_fd, SIOCGIFFLAGS, &ifr))
+		return fail("SIOCGIFFLAGS lo");
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		errno = ENETDOWN;
+		return fail("lo is down (bring it up: ip link set lo up)");
+	}
+	memset(&listen_addr, 0, sizeof(listen_addr));
+	listen_addr.sin_family = AF_INET;
+	listen_addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	listen_addr.sin_port = 0;
+	if (bind(listen_fd, (struct sockaddr *)&listen_addr,
+		 sizeof(listen_addr)))
+		return fail("bind 127.0.0.1");
+	if (listen(listen_fd, 64))
+		return fail("listen");
+	if (getsockname(listen_fd, (struct sockaddr *)&listen_addr, &len))
+		return fail("getsockname");
+	return 0;
+}
+
 /*
  * Iteration counts: 25-50 M guest instructions per round on stock 6.1,
  * i.e. ~0.05 s of host time per round under icount TCG.  All even
- * (run_mprotect relies on it) and multiples of NR_FILES.
+ * (run_mprotect relies on it) and multiples of 2 * NR_FILES.  execve's
+ * are fewer than the 20 * NR_FILES that a reduced scale (-s) keeps at
+ * least: it keeps its own instead.
  */
 static struct bench_op ops[] = {
 	{ .name = "open_close", .iters = 10000, .run = run_open_close },
@@ -202,6 +377,13 @@ static struct bench_op ops[] = {
 	{ .name = "mmap_munmap", .iters = 4000, .run = run_mmap_munmap },
 	{ .name = "fork_wait", .iters = 200, .run = run_fork_wait },
 	{ .name = "socket_close", .iters = 6000, .run = run_socket_close },
+	{ .name = "eventfd", .iters = 24000, .run = run_eventfd,
+	  .setup = setup_eventfd },
+	{ .name = "pipe", .iters = 16000, .run = run_pipe,
+	  .setup = setup_pipe },
+	{ .name = "execve", .iters = 64, .run = run_execve },
+	{ .name = "tcp_connect", .iters = 800, .run = run_tcp_connect,
+	  .setup = setup_tcp_listener },
 	{ .name = "getppid", .iters = 100000, .run = run_getppid },
 };
 
@@ -239,6 +421,39 @@ static void set_paths(const char *dir)
 	for (i = 0; i < NR_FILES; i++)
 		snprintf(file_path[i], sizeof(file_path[i]),
 			 "%s/lsm-bench.%d.dat", dir, i);
+	snprintf(exe_path, sizeof(exe_path), "%s/lsm-bench.exe", dir);
+}
+
+/* A copy of this binary in dir, for execve; 0 or -1. */
+static int copy_exe(void)
+{
+	char buf[65536];
+	ssize_t len;
+	int in, out;
+
+	in = open("/proc/self/exe", O_RDONLY);
+	if (in < 0)
+		return fail("/proc/self/exe");
+	out = open(exe_path, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	if (out < 0) {
+		close(in);
+		return fail(exe_path);
+	}
+	while ((len = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, len) != len) {
+			len = -1;
+			break;
+		}
+	if (len < 0) {
+		fail("copy /proc/self/exe");
+		close(in);
+		close(out);
+		return -1;
+	}
+	close(in);
+	if (close(out))
+		return fail(exe_path);
+	return 0;
 }
 
 /* Once, in the parent: the test files, one page of data each. */
@@ -259,7 +474,7 @@ static int create_files(const char *dir)
 		}
 		close(fd);
 	}
-	return 0;
+	return copy_exe();
 }
 
 /* Per round: the files to pread and the page to mprotect. */
@@ -292,7 +507,8 @@ static int run_round(struct bench_op *op, unsigned long iters, double *per_op)
 	unsigned long warm = (iters / 10) & ~1UL;
 	long long t0, t1;
 
-	if (round_setup() || op->run(warm ? warm : 2))
+	if (round_setup() || (op->setup && op->setup()) ||
+	    op->run(warm ? warm : 2))
 		return -1;
 	t0 = now_ns();
 	if (op->run(iters))
@@ -368,6 +584,15 @@ static void round_cleanup(void)
 	for (i = 0; i < NR_FILES; i++)
 		close(file_fd[i]);
 	munmap(prot_page - page_size, 3 * page_size);
+	if (event_fd >= 0)
+		close(event_fd);
+	if (pipe_fd[0] >= 0) {
+		close(pipe_fd[0]);
+		close(pipe_fd[1]);
+	}
+	if (listen_fd >= 0)
+		close(listen_fd);
+	event_fd = listen_fd = pipe_fd[0] = pipe_fd[1] = -1;
 }
 
 static int bench_one(struct bench_op *op, unsigned long iters, int rounds,
@@ -426,13 +651,16 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	bool verbose = false, any = false, fresh = true;
-	unsigned long scale = 100, iters;
+	unsigned long scale = 100, iters, least;
 	const char *dir = "/tmp";
 	int rounds = 7, c, ret = 0;
 	struct timespec res;
 	size_t i;
 	char *end;
 
+	/* First: the execve operation times this path. */
+	if (argc > 1 && !strcmp(argv[1], EXEC_FLAG))
+		return 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], ROUND_FLAG))
 		return round_main(argc, argv);
@@ -495,11 +723,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_OPS; i++) {
 		if (any && !ops[i].selected)
 			continue;
-		/* A multiple of 2 * NR_FILES, at least 10 times that. */
+		/*
+		 * A multiple of 2 * NR_FILES, at least 10 times that, or
+		 * the table's count if less.
+		 */
 		iters = ops[i].iters * scale / 100 / (2 * NR_FILES) *
 			(2 * NR_FILES);
-		if (iters < 20 * NR_FILES)
-			iters = 20 * NR_FILES;
+		least = ops[i].iters < 20 * NR_FILES ? ops[i].iters :
+			20 * NR_FILES;
+		if (iters < least)
+			iters = least;
 		if (bench_one(&ops[i], iters, rounds, dir, fresh, verbose)) {
 			ret = 1;
 			break;
@@ -508,5 +741,6 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < NR_FILES; i++)
 		unlink(file_path[i]);
+	unlink(exe_path);
 	return ret;
 }

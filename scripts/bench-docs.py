@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Put the bench's figures into the documents, from results.csv alone.
+
+Every figure of make bench that a document shows comes from
+Documentation/bench/results.csv (written by scripts/bench-report.py)
+through this script, so no document can carry a figure of another run:
+
+  bench-docs.py <results.csv> --update <file>...
+      rewrites, in place, each block between a line
+      "<!-- bench:<table> -->" and the next line "<!-- /bench -->"
+      (Markdown files: README.md, Documentation/residual-cost.md);
+  bench-docs.py <results.csv> --expand <template>
+      prints <template> with each "@bench:<table>@" line replaced by the
+      table and each inline "@<set>/<config>/<op>/<field>@" by one figure
+      (the cover letter: scripts/export-patches.sh runs this);
+  bench-docs.py <results.csv> --check <file>...
+      exits 1, naming the block, when an --update block is not what
+      --update would write.
+
+<table> is "<style>:<set>" with style "md" (Markdown, the headline
+columns) or "text" (fixed-width plain text, every configuration).
+<field> is "ns" (instructions per operation), "delta" (over the set's
+base, signed) or "pct" (the same in percent).
+"""
+
+import argparse
+import csv
+import re
+import sys
+
+OP_NAMES = {
+    "open_close": "open + close",
+    "stat": "stat",
+    "pread": "pread (1 byte)",
+    "mprotect": "mprotect",
+    "mmap_munmap": "mmap + munmap",
+    "fork_wait": "fork + wait",
+    "socket_close": "socket + close",
+    "eventfd": "eventfd write + read",
+    "pipe": "pipe write + read",
+    "execve": "fork + execve + wait",
+    "tcp_connect": "TCP connect + accept",
+    "getppid": "getppid",
+}
+BLOCK_START = re.compile(r"^<!-- bench:(\S+) -->$")
+BLOCK_END = "<!-- /bench -->"
+INLINE = re.compile(r"@([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)@")
+TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
+
+
+def die(msg):
+    print(f"bench-docs.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    """{set: {config: {op: row}}} and the op order, attach rows left out."""
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}; run make bench or give the committed Documentation/bench/results.csv")
+    sets, ops = {}, []
+    for row in rows:
+        if row["op"].startswith("attach_detach"):
+            continue
+        sets.setdefault(row["set"], {}).setdefault(row["config"], {})[row["op"]] = row
+        if row["op"] not in ops:
+            ops.append(row["op"])
+    if not sets:
+        die(f"{path} holds no results")
+    return sets, ops
+
+
+def figure(sets, set_name, config, op, field):
+    try:
+        row = sets[set_name][config][op]
+    except KeyError:
+        die(f"no result for set {set_name}, configuration {config}, op {op} in results.csv")
+    ns = float(row["ns_per_op"])
+    if field == "ns":
+        return f"{ns:.1f}"
+    # From ns_per_op, as results.md: the CSV's delta is already rounded.
+    base = base_of(sets, set_name)
+    try:
+        base_ns = float(sets[set_name][base][op]["ns_per_op"])
+    except KeyError:
+        die(f"set {set_name}: its base ({base}) has no result for {op}")
+    delta = ns - base_ns
+    return f"{delta:+.1f}" if field == "delta" else f"{delta / base_ns * 100:+.2f} %"
+
+
+def base_of(sets, set_name):
+    """The set's first configuration (1, d1): the one the others are compared with."""
+    return min(sets[set_name], key=lambda c: int(re.sub(r"\D", "", c)))
+
+
+def configs_of(sets, set_name):
+    if set_name not in sets:
+        die(f"no set {set_name} in results.csv (sets: {', '.join(sets)})")
+    return sets[set_name]
+
+
+def table_md(sets, ops, set_name):
+    """Headline: base, then 6.1 and the series with bpf and no program, and
+    both with the allow-all file_mprotect program, as deltas."""
+    cfg = configs_of(sets, set_name)
+    ids = sorted(cfg, key=lambda c: int(re.sub(r"\D", "", c)))
+    base, rest = ids[0], ids[1:5]
+    head = ["operation", f"({base}) stock, no `bpf`"]
+    head += [f"({c}) {next(iter(cfg[c].values()))['label'].replace('patched', 'series')}" for c in rest]
+    lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    for op in ops:
+        if op not in cfg[base]:
+            continue
+        cells = [OP_NAMES.get(op, op), figure(sets, set_name, base, op, "ns")]
+        cells += [figure(sets, set_name, c, op, "delta") for c in rest]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def table_text(sets, ops, set_name):
+    """Every configuration: the base in instructions, the others as deltas."""
+    cfg = configs_of(sets, set_name)
+    ids = sorted(cfg, key=lambda c: int(re.sub(r"\D", "", c)))
+    base = ids[0]
+    lines = ["  " + f"{'operation':<22}" + "".join(f"{'(' + c + ')':>11}" for c in ids)]
+    for op in ops:
+        if op not in cfg[base]:
+            continue
+        cells = [figure(sets, set_name, base, op, "ns")]
+        cells += [figure(sets, set_name, c, op, "delta") for c in ids[1:]]
+        lines.append("  " + f"{OP_NAMES.get(op, op):<22}" + "".join(f"{x:>11}" for x in cells))
+    return lines
+
+
+def table(sets, ops, spec):
+    style, _, set_name = spec.partition(":")
+    if style == "md":
+        return table_md(sets, ops, set_name)
+    if style == "text":
+        return table_text(sets, ops, set_name)
+    die(f"unknown table style '{style}' in '{spec}' (md or text)")
+
+
+def updated(sets, ops, text, path):
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        out.append(lines[i])
+        m = BLOCK_START.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        end = next((j for j in range(i, len(lines)) if lines[j] == BLOCK_END), None)
+        if end is None:
+            die(f"{path}: '{lines[i - 1]}' has no '{BLOCK_END}' after it")
+        out += table(sets, ops, m.group(1))
+        i = end
+    return "\n".join(out)
+
+
+def expand(sets, ops, text):
+    out = []
+    for line in text.split("\n"):
+        m = TABLE_LINE.match(line)
+        if m:
+            out += table(sets, ops, m.group(1))
+        else:
+            out.append(INLINE.sub(lambda g: figure(sets, *g.groups()), line))
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("csv")
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--update", nargs="+", metavar="FILE")
+    mode.add_argument("--check", nargs="+", metavar="FILE")
+    mode.add_argument("--expand", metavar="TEMPLATE")
+    args = ap.parse_args()
+    sets, ops = load(args.csv)
+    if args.expand:
+        with open(args.expand) as f:
+            sys.stdout.write(expand(sets, ops, f.read()))
+        return 0
+    stale = 0
+    for path in args.update or args.check:
+        with open(path) as f:
+            text = f.read()
+        new = updated(sets, ops, text, path)
+        if new == text:
+            continue
+        if args.check:
+            print(f"bench-docs.py: {path}: tables differ from {args.csv}; run scripts/bench-docs.py {args.csv} --update {path}",
+                  file=sys.stderr)
+            stale = 1
+        else:
+            with open(path, "w") as f:
+                f.write(new)
+            print(f"bench-docs.py: updated {path}", file=sys.stderr)
+    return stale
+
+
+if __name__ == "__main__":
+    sys.exit(main())
