@@ -7,7 +7,8 @@ through this script, so no document can carry a figure of another run:
 
   bench-docs.py <results.csv> --update <file>...
       rewrites, in place, each block between a line
-      "<!-- bench:<table> -->" and the next line "<!-- /bench -->"
+      "<!-- bench:<table> -->" and the next line "<!-- /bench -->", and
+      the figure right after each "<!--@<set>/<config>/<op>/<field>-->"
       (Markdown files: README.md, Documentation/residual-cost.md);
   bench-docs.py <results.csv> --expand <template>
       prints <template> with each "@bench:<table>@" line replaced by the
@@ -46,6 +47,8 @@ BLOCK_START = re.compile(r"^<!-- bench:(\S+) -->$")
 BLOCK_END = "<!-- /bench -->"
 INLINE = re.compile(r"@([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
+TAGGED = re.compile(r"(<!--@([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)-->)"
+                    r"([+-]?[0-9][0-9.]*(?: %)?)?")
 
 
 def die(msg):
@@ -156,7 +159,7 @@ def updated(sets, ops, text, path):
             die(f"{path}: '{lines[i - 1]}' has no '{BLOCK_END}' after it")
         out += table(sets, ops, m.group(1))
         i = end
-    return "\n".join(out)
+    return TAGGED.sub(lambda g: g.group(1) + figure(sets, *g.groups()[1:5]), "\n".join(out))
 
 
 def expand(sets, ops, text):

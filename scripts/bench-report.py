@@ -317,8 +317,8 @@ def md_method(run):
         "each round in a",
         "fresh exec (set-up, warm-up, timed loop); a boot's value is the median over its rounds,",
         f"a result the minimum over {r['boots']} boot(s) of the configuration. Why: in some boots an operation",
-        "costs a few instructions more in every round (pread on the series: 1175.8 in most boots,",
-        "1183.8 in 3 of 9), which a median over three boots let through in each of two runs."]
+        "costs more in every round than in the others (cause not established; the",
+        "boot values of every result are in results.csv), which a median over the boots lets through."]
     notes = [f"**Note:** {k['same_as']} and {name} were the same image: every \"{name}\" "
              "configuration measured that one kernel." for name, k in run.kernels.items() if k["same_as"]]
     return paragraphs(lines, *([n] for n in notes))
