@@ -80,7 +80,7 @@ if [[ -z $debug && -z ${KRSI_TESTS:-} ]]; then
 	KRSI_IMAGE=$image KRSI_SELFTESTS=$st KRSI_LSM=$lsm KRSI_WORK=$logs/forced \
 		KRSI_RESULTS=$results/harness.raw "$runner" "$h/base-version.sh" \
 		"$h/failed-apply.sh" "$h/clean-worktrees.sh" "$h/other-tree.sh" \
-		"$h/forced-failures.sh" || true
+		"$h/forced-failures.sh" "$h/bench-figures.sh" || true
 fi
 
 boot check "$lsm" "${tests[@]}"

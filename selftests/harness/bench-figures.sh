@@ -1,0 +1,45 @@
+#!/bin/bash
+# The committed bench figures are those of the committed raw data, and the
+# documents show those figures: scripts/bench-report.py rebuilds
+# Documentation/bench/results.{csv,md,svg} from raw.txt and meta.txt alone
+# (byte for byte), README.md and residual-cost.md hold what
+# scripts/bench-docs.py --update would write, and the cover letter in
+# patches/ holds its template expanded from results.csv. Then the check
+# itself is checked: a figure changed in a copy of README.md must be found.
+set -euo pipefail
+
+root=$(realpath "$(dirname "$0")/../..")
+bench=$root/Documentation/bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "# bench-figures: $*"; exit 1; }
+
+(cd "$root" && scripts/bench-report.py -o "$work" Documentation/bench \
+	--against Documentation/bench/run2) 2>"$work/report.err" ||
+	fail "bench-report.py failed: $(tail -1 "$work/report.err")"
+for f in results.csv results.md results.svg; do
+	cmp -s "$work/$f" "$bench/$f" ||
+		fail "Documentation/bench/$f is not what raw.txt and meta.txt give (scripts/bench-report.py Documentation/bench --against Documentation/bench/run2)"
+done
+
+docs=("$root/README.md" "$root/Documentation/residual-cost.md")
+"$root/scripts/bench-docs.py" "$bench/results.csv" --check "${docs[@]}" ||
+	fail "a document's bench figures differ from results.csv"
+
+# The cover letter's text, expanded, must appear in the exported patch.
+"$root/scripts/bench-docs.py" "$bench/results.csv" \
+	--expand "$root/Documentation/cover-letter.txt" | tail -n +2 >"$work/cover.txt"
+python3 - "$work/cover.txt" "$root/patches/0000-cover-letter.patch" <<'PY' ||
+import sys
+want, patch = (open(p).read() for p in sys.argv[1:3])
+sys.exit(0 if want.strip("\n") in patch else 1)
+PY
+	fail "patches/0000-cover-letter.patch is not Documentation/cover-letter.txt expanded from results.csv (make patches)"
+
+# A stale figure in a copy of README.md must be caught.
+sed '0,/<!--@[^>]*-->[-+0-9]/s/\(<!--@[^>]*-->\)[-+0-9.]*/\1+99999.9/' "$root/README.md" >"$work/README.md"
+cmp -s "$work/README.md" "$root/README.md" && fail "README.md has no tagged figure to change"
+if "$root/scripts/bench-docs.py" "$bench/results.csv" --check "$work/README.md" 2>/dev/null; then
+	fail "bench-docs.py --check missed a changed figure"
+fi
+echo "# bench-figures: results.{csv,md,svg} rebuilt identical; README.md, residual-cost.md and the cover letter match results.csv"
