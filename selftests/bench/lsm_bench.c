@@ -163,12 +163,25 @@ static int run_mmap_munmap(unsigned long n)
 	return 0;
 }
 
+/* waitpid(2) for a child that must have exited 0; 0 or -1. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return fail("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		errno = ECHILD;
+		return fail("child status");
+	}
+	return 0;
+}
+
 /* fork(2), the child _exit(0)s, waitpid(2): task_alloc, ... */
 static int run_fork_wait(unsigned long n)
 {
 	unsigned long i;
 	pid_t pid;
-	int status;
 
 	for (i = 0; i < n; i++) {
 		pid = fork();
@@ -176,12 +189,8 @@ static int run_fork_wait(unsigned long n)
 			return fail("fork");
 		if (pid == 0)
 			_exit(0);
-		if (waitpid(pid, &status, 0) != pid)
-			return fail("waitpid");
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			errno = ECHILD;
-			return fail("child status");
-		}
+		if (reap(pid))
+			return -1;
 	}
 	return 0;
 }
@@ -241,7 +250,6 @@ static int run_execve(unsigned long n)
 {
 	unsigned long i;
 	pid_t pid;
-	int status;
 
 	for (i = 0; i < n; i++) {
 		pid = fork();
@@ -252,12 +260,8 @@ static int run_execve(unsigned long n)
 			fail("execve");
 			_exit(1);
 		}
-		if (waitpid(pid, &status, 0) != pid)
-			return fail("waitpid");
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			errno = ECHILD;
-			return fail("child status");
-		}
+		if (reap(pid))
+			return -1;
 	}
 	return 0;
 }
