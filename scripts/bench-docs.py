@@ -95,20 +95,21 @@ def figure(sets, set_name, config, op, field):
 
 def base_of(sets, set_name):
     """The set's first configuration (1, d1): the one the others are compared with."""
-    return min(sets[set_name], key=lambda c: int(re.sub(r"\D", "", c)))
+    return config_ids(sets, set_name)[0]
 
 
-def configs_of(sets, set_name):
+def config_ids(sets, set_name):
+    """The set's configuration ids in number order (1..6, d1..d6)."""
     if set_name not in sets:
         die(f"no set {set_name} in results.csv (sets: {', '.join(sets)})")
-    return sets[set_name]
+    return sorted(sets[set_name], key=lambda c: int(re.sub(r"\D", "", c)))
 
 
 def table_md(sets, ops, set_name):
     """Headline: base, then 6.1 and the series with bpf and no program, and
     both with the allow-all file_mprotect program, as deltas."""
-    cfg = configs_of(sets, set_name)
-    ids = sorted(cfg, key=lambda c: int(re.sub(r"\D", "", c)))
+    ids = config_ids(sets, set_name)
+    cfg = sets[set_name]
     base, rest = ids[0], ids[1:5]
     head = ["operation", f"({base}) stock, no `bpf`"]
     head += [f"({c}) {next(iter(cfg[c].values()))['label'].replace('patched', 'series')}" for c in rest]
@@ -124,8 +125,8 @@ def table_md(sets, ops, set_name):
 
 def table_text(sets, ops, set_name):
     """Every configuration: the base in instructions, the others as deltas."""
-    cfg = configs_of(sets, set_name)
-    ids = sorted(cfg, key=lambda c: int(re.sub(r"\D", "", c)))
+    ids = config_ids(sets, set_name)
+    cfg = sets[set_name]
     base = ids[0]
     lines = ["  " + f"{'operation':<22}" + "".join(f"{'(' + c + ')':>11}" for c in ids)]
     for op in ops:
