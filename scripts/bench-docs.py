@@ -45,10 +45,11 @@ OP_NAMES = {
 }
 BLOCK_START = re.compile(r"^<!-- bench:(\S+) -->$")
 BLOCK_END = "<!-- /bench -->"
-INLINE = re.compile(r"@([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)@")
+# <set>/<config>/<op>/<field>: the four groups figure() takes.
+FIGURE_REF = r"([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
+INLINE = re.compile(rf"@{FIGURE_REF}@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
-TAGGED = re.compile(r"(<!--@([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)-->)"
-                    r"([+-]?[0-9][0-9.]*(?: %)?)?")
+TAGGED = re.compile(rf"(<!--@{FIGURE_REF}-->)([+-]?[0-9][0-9.]*(?: %)?)?")
 
 
 def die(msg):
