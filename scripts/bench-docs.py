@@ -16,7 +16,20 @@ through this script, so no document can carry a figure of another run:
       (the cover letter: scripts/export-patches.sh runs this);
   bench-docs.py <results.csv> --check <file>...
       exits 1, naming the block, when an --update block is not what
-      --update would write.
+      --update would write;
+  bench-docs.py <results.csv> --message <passages>
+      a filter for `git filter-branch --msg-filter` on the kernel tree:
+      copies a commit message from stdin to stdout with the figures of
+      each passage of <passages> that it contains set from results.csv
+      (the words and line breaks stay);
+  bench-docs.py <results.csv> --check-patches <passages> <patch>...
+      exits 1, naming the passage, unless each passage of <passages>,
+      expanded, is in exactly one of the patches (whitespace aside).
+
+<passages> (Documentation/bench/patch-figures.txt) holds the sentences
+of the patches' commit messages that carry figures, with inline
+"@<set>/<config>/<op>/<field>@" where the figures go; passages are
+separated by blank lines, "#" lines are comments.
 
 <table> is "<style>:<set>" with style "md" (Markdown, the headline
 columns) or "text" (fixed-width plain text, every configuration).
@@ -49,7 +62,8 @@ BLOCK_END = "<!-- /bench -->"
 FIGURE_REF = r"([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
 INLINE = re.compile(rf"@{FIGURE_REF}@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
-TAGGED = re.compile(rf"(<!--@{FIGURE_REF}-->)([+-]?[0-9][0-9.]*(?: %)?)?")
+FIGURE = r"[+-]?[0-9][0-9.]*(?: %)?"
+TAGGED = re.compile(rf"(<!--@{FIGURE_REF}-->)({FIGURE})?")
 
 
 def die(msg):
@@ -175,6 +189,56 @@ def expand(sets, ops, text):
     return "\n".join(out)
 
 
+def passages(path):
+    """The passages of a patch-figures file: their text, whitespace folded."""
+    try:
+        with open(path) as f:
+            lines = [x for x in f.read().split("\n") if not x.startswith("#")]
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}")
+    out = [" ".join(p.split()) for p in "\n".join(lines).split("\n\n")]
+    return [p for p in out if p]
+
+
+def passage_re(passage):
+    """The passage as a pattern: any whitespace between words, any figure
+    where it has a reference (one group each, in order)."""
+    parts, pos = [], 0
+    for m in INLINE.finditer(passage):
+        parts += [re.escape(passage[pos:m.start()]), f"({FIGURE})"]
+        pos = m.end()
+    parts.append(re.escape(passage[pos:]))
+    return re.compile(r"\s+".join("".join(parts).split(re.escape(" "))))
+
+
+def message(sets, ops, spec, text):
+    """text with the figures of every passage of spec it holds set."""
+    for passage in passages(spec):
+        want = [figure(sets, *m.groups()) for m in INLINE.finditer(passage)]
+        pat = passage_re(passage)
+        out, pos = [], 0
+        for m in pat.finditer(text):
+            for i, fig in enumerate(want, 1):
+                out += [text[pos:m.start(i)], fig]
+                pos = m.end(i)
+        text = "".join(out) + text[pos:]
+    return text
+
+
+def check_patches(sets, ops, spec, patches):
+    texts = {p: " ".join(open(p).read().split()) for p in patches}
+    bad = 0
+    for passage in passages(spec):
+        want = expand(sets, ops, passage)
+        hits = [p for p, t in texts.items() if want in t]
+        if len(hits) != 1:
+            where = "none" if not hits else ", ".join(hits)
+            print(f"bench-docs.py: \"{want[:60]}...\" is in {len(hits)} patches ({where}), want 1; "
+                  f"set the figures with scripts/update-patch-figures.sh and make patches", file=sys.stderr)
+            bad = 1
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv")
@@ -182,8 +246,17 @@ def main():
     mode.add_argument("--update", nargs="+", metavar="FILE")
     mode.add_argument("--check", nargs="+", metavar="FILE")
     mode.add_argument("--expand", metavar="TEMPLATE")
+    mode.add_argument("--message", metavar="PASSAGES")
+    mode.add_argument("--check-patches", nargs="+", metavar=("PASSAGES", "PATCH"))
     args = ap.parse_args()
     sets, ops = load(args.csv)
+    if args.message:
+        sys.stdout.write(message(sets, ops, args.message, sys.stdin.read()))
+        return 0
+    if args.check_patches:
+        if len(args.check_patches) < 2:
+            die("--check-patches wants the passages file, then the patches")
+        return check_patches(sets, ops, args.check_patches[0], args.check_patches[1:])
     if args.expand:
         with open(args.expand) as f:
             sys.stdout.write(expand(sets, ops, f.read()))

@@ -3,9 +3,11 @@
 # documents show those figures: scripts/bench-report.py rebuilds
 # Documentation/bench/results.{csv,md,svg} from raw.txt and meta.txt alone
 # (byte for byte), README.md and residual-cost.md hold what
-# scripts/bench-docs.py --update would write, and the cover letter in
-# patches/ holds its template expanded from results.csv. Then the check
-# itself is checked: a figure changed in a copy of README.md must be found.
+# scripts/bench-docs.py --update would write, the cover letter in
+# patches/ holds its template expanded from results.csv, and the patches'
+# messages hold the passages of Documentation/bench/patch-figures.txt
+# expanded. Then the check itself is checked: a figure changed in a copy
+# of README.md, or of a patch, must be found.
 set -euo pipefail
 
 root=$(realpath "$(dirname "$0")/../..")
@@ -36,10 +38,27 @@ sys.exit(0 if want.strip("\n") in patch else 1)
 PY
 	fail "patches/0000-cover-letter.patch is not Documentation/cover-letter.txt expanded from results.csv (make patches)"
 
+# The figures of the patches' messages (scripts/update-patch-figures.sh).
+patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)
+"$root/scripts/bench-docs.py" "$bench/results.csv" \
+	--check-patches "$bench/patch-figures.txt" "${patches[@]}" ||
+	fail "a patch's message has other figures than results.csv (scripts/update-patch-figures.sh build/linux; make patches)"
+
+# A stale figure in a copy of a patch must be caught.
+mkdir "$work/patches"
+cp "${patches[@]}" "$work/patches/"
+p2=("$work"/patches/0002-*.patch)
+sed -i '0,/open+close [-+][0-9]/s/\(open+close \)[-+][0-9.]*/\1+99999.9/' "${p2[0]}"
+cmp -s "${p2[0]}" "$root/patches/${p2[0]##*/}" && fail "patch 2 has no open+close figure to change"
+if "$root/scripts/bench-docs.py" "$bench/results.csv" --check-patches "$bench/patch-figures.txt" \
+	"$work"/patches/*.patch 2>/dev/null; then
+	fail "bench-docs.py --check-patches missed a changed figure"
+fi
+
 # A stale figure in a copy of README.md must be caught.
 sed '0,/<!--@[^>]*-->[-+0-9]/s/\(<!--@[^>]*-->\)[-+0-9.]*/\1+99999.9/' "$root/README.md" >"$work/README.md"
 cmp -s "$work/README.md" "$root/README.md" && fail "README.md has no tagged figure to change"
 if "$root/scripts/bench-docs.py" "$bench/results.csv" --check "$work/README.md" 2>/dev/null; then
 	fail "bench-docs.py --check missed a changed figure"
 fi
-echo "# bench-figures: results.{csv,md,svg} rebuilt identical; README.md, residual-cost.md and the cover letter match results.csv"
+echo "# bench-figures: results.{csv,md,svg} rebuilt identical; README.md, residual-cost.md, the cover letter and the patches' messages match results.csv"
