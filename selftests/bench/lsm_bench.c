@@ -15,7 +15,10 @@
  * system calls depends on where the kernel happened to put the process's
  * objects: the same binary shows e.g. 1189 or 1197 instructions per pread
  * from one exec to the next, and the same in every round within one.  New
- * processes draw again, so the median over the rounds is the common case.
+ * processes draw again.  scripts/bench-report.py takes the min= of each
+ * boot: a count only rises above the operation's own path (placement, or
+ * deferred work such as RCU frees landing in the timed loop), and the
+ * minimum is what two runs of make bench reproduce.
  * The file operations also cycle over NR_FILES files for the same reason.
  *
  * The operations: open_close, stat, pread, mprotect, mmap_munmap,
