@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Turn a run of scripts/bench.sh into results.csv, results.md and results.svg.
 
-usage: bench-report.py [-o OUTDIR] [--against OTHER_DIR] RUNDIR
+usage: bench-report.py [-o OUTDIR] [--against OTHER_DIR]... RUNDIR
 
 RUNDIR is scripts/bench.sh's output directory; two files of it are read,
 and nothing else:
@@ -38,7 +38,7 @@ Written into RUNDIR (or OUTDIR):
                base when it was run
   results.md   the method, the kernels, then per set its configurations,
                instructions per operation, overhead over the base,
-               repeatability and attach + detach cost; with --against, the
+               repeatability and attach + detach cost; per --against, the
                relative difference of each result from OTHER_DIR's
   results.svg  per set whose base was run, the overhead of each other
                configuration over it per operation (matplotlib; the same
@@ -509,10 +509,11 @@ def worst_text(diffs):
     return f"({c}) {op}, {pct:+.3f} % ({here:.2f} here, {there:.2f} there)"
 
 
-def write_md(run, path, plotted, other, diffs):
+def write_md(run, path, plotted, others):
+    """others: (run, diffs) of each --against run."""
     last_plot = plotted[-1] if plotted else None
     lines = paragraphs(md_method(run), md_kernels(run), *(md_set(run, s, last_plot) for s in run.sets),
-                       md_agreement(run, other, diffs) if other else [])
+                       *(md_agreement(run, o, d) for o, d in others))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -583,16 +584,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("rundir", help="scripts/bench.sh's output directory (raw.txt, meta.txt)")
     ap.add_argument("-o", dest="outdir", help="where the results go (default: RUNDIR)")
-    ap.add_argument("--against", metavar="OTHER_DIR", help="another run's directory to compare with")
+    ap.add_argument("--against", metavar="OTHER_DIR", action="append", default=[],
+                    help="another run's directory to compare with (repeatable)")
     args = ap.parse_args()
     run = load(args.rundir)
-    other = load(args.against) if args.against else None
-    diffs = agreement(run, other) if other else []
+    others = [(o, agreement(run, o)) for o in map(load, args.against)]
     out = args.outdir or args.rundir
     os.makedirs(out, exist_ok=True)
     plotted = [s for s in run.sets if run.base_of(s)]
     write_csv(run, os.path.join(out, "results.csv"))
-    write_md(run, os.path.join(out, "results.md"), plotted, other, diffs)
+    write_md(run, os.path.join(out, "results.md"), plotted, others)
     svg = os.path.join(out, "results.svg")
     if plotted:
         write_svg(run, svg, plotted)
@@ -600,9 +601,9 @@ def main():
         os.remove(svg)
     written = "results.csv, results.md" + (", results.svg" if plotted else " (no base run: no results.svg)")
     print(f"{PROG}: {out}/{written}", file=sys.stderr)
-    if other:
+    for o, diffs in others:
         worst = worst_text(diffs) if diffs else "no result in common"
-        print(f"{PROG}: against {args.against}: worst {worst}", file=sys.stderr)
+        print(f"{PROG}: against {o.path}: worst {worst}", file=sys.stderr)
     return 0
 
 
