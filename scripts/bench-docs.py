@@ -39,6 +39,7 @@ base, signed) or "pct" (the same in percent).
 
 import argparse
 import csv
+import os
 import re
 import sys
 
@@ -190,34 +191,46 @@ def expand(sets, ops, text):
 
 
 def passages(path):
-    """The passages of a patch-figures file: their text, whitespace folded."""
+    """(label, text) of each passage of a patch-figures file, whitespace
+    folded; the label is the "# N/M" comment right before it."""
     try:
         with open(path) as f:
-            lines = [x for x in f.read().split("\n") if not x.startswith("#")]
+            blocks = re.split(r"\n[ \t]*\n", f.read())
     except OSError as e:
         die(f"cannot read {path}: {e.strerror}")
-    out = [" ".join(p.split()) for p in "\n".join(lines).split("\n\n")]
-    return [p for p in out if p]
+    out = []
+    for block in blocks:
+        lines = block.split("\n")
+        label = next((x[1:].strip() for x in reversed(lines) if x.startswith("#")), "")
+        text = " ".join(" ".join(x for x in lines if not x.startswith("#")).split())
+        if text:
+            out.append((label, text))
+    return out
+
+
+NUMBER = r"([+-]?[0-9][0-9.]*)"
 
 
 def passage_re(passage):
-    """The passage as a pattern: any whitespace between words, any figure
-    where it has a reference (one group each, in order)."""
-    parts, pos = [], 0
-    for m in INLINE.finditer(passage):
-        parts += [re.escape(passage[pos:m.start()]), f"({FIGURE})"]
-        pos = m.end()
-    parts.append(re.escape(passage[pos:]))
-    return re.compile(r"\s+".join("".join(parts).split(re.escape(" "))))
+    """The passage as a pattern: any whitespace between words, a number
+    where it has a reference (one group each, in order; a percentage's
+    "%" may be on the next line)."""
+    def token(tok):
+        parts, pos = [], 0
+        for m in INLINE.finditer(tok):
+            parts += [re.escape(tok[pos:m.start()]), NUMBER + (r"\s+%" if m.group(4) == "pct" else "")]
+            pos = m.end()
+        return "".join(parts) + re.escape(tok[pos:])
+    return re.compile(r"\s+".join(token(t) for t in passage.split(" ")))
 
 
 def message(sets, ops, spec, text):
-    """text with the figures of every passage of spec it holds set."""
-    for passage in passages(spec):
-        want = [figure(sets, *m.groups()) for m in INLINE.finditer(passage)]
-        pat = passage_re(passage)
+    """text with the figures of every passage of spec it holds set; the
+    words and line breaks around them stay."""
+    for _, passage in passages(spec):
+        want = [figure(sets, *m.groups()).removesuffix(" %") for m in INLINE.finditer(passage)]
         out, pos = [], 0
-        for m in pat.finditer(text):
+        for m in passage_re(passage).finditer(text):
             for i, fig in enumerate(want, 1):
                 out += [text[pos:m.start(i)], fig]
                 pos = m.end(i)
@@ -225,17 +238,35 @@ def message(sets, ops, spec, text):
     return text
 
 
+def commit_message(path):
+    """A patch's commit message (what precedes its first "---" line), or
+    a whole file that has none, whitespace folded."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}")
+    return " ".join(re.split(r"^---$", text, maxsplit=1, flags=re.M)[0].split())
+
+
 def check_patches(sets, ops, spec, patches):
-    texts = {p: " ".join(open(p).read().split()) for p in patches}
+    """1 unless each passage, expanded, is in exactly one message, and in
+    the patch its "# N/M" label names (a file named NNNN-*)."""
+    texts = {p: commit_message(p) for p in patches}
     bad = 0
-    for passage in passages(spec):
+    for label, passage in passages(spec):
         want = expand(sets, ops, passage)
-        hits = [p for p, t in texts.items() if want in t]
-        if len(hits) != 1:
-            where = "none" if not hits else ", ".join(hits)
-            print(f"bench-docs.py: \"{want[:60]}...\" is in {len(hits)} patches ({where}), want 1; "
-                  f"set the figures with scripts/update-patch-figures.sh and make patches", file=sys.stderr)
-            bad = 1
+        hits = [(p, t.count(want)) for p, t in texts.items() if want in t]
+        m = re.fullmatch(r"(\d+)/\d+", label)
+        home = f"{int(m.group(1)):04d}-" if m else None
+        if sum(n for _, n in hits) == 1 and (home is None or os.path.basename(hits[0][0]).startswith(home)):
+            continue
+        found = [g.group(0) for t in texts.values() for g in passage_re(passage).finditer(t)]
+        print(f"bench-docs.py: passage {label or '(no label)'} \"{passage[:50]}...\" wants "
+              f"\"{want}\"; found {len(found)} times with other figures or elsewhere: {found[:2]}, "
+              f"in {[os.path.basename(p) for p, _ in hits] or 'no patch'}; "
+              "run scripts/update-patch-figures.sh build/linux, then make patches", file=sys.stderr)
+        bad = 1
     return bad
 
 

@@ -18,9 +18,26 @@ fi
 # Fails before any rewrite when a passage names a figure results.csv lacks.
 "$bench_docs" "$docs/results.csv" --message "$docs/patch-figures.txt" </dev/null >/dev/null
 old=$(git -C "$tree" rev-parse HEAD)
+msgs=$(mktemp -d)
+trap 'rm -rf "$msgs"' EXIT
+# filter-branch runs the filter with sh; %q quoting of these paths holds there.
 FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$tree" filter-branch -f --msg-filter \
 	"$(printf '%q ' "$bench_docs" "$docs/results.csv" --message "$docs/patch-figures.txt")" \
-	base..HEAD >/dev/null
+	base..HEAD >/dev/null 2>"$msgs/filter-branch.err" ||
+	{ cat "$msgs/filter-branch.err" >&2; exit 1; }
 git -C "$tree" diff --quiet "$old" HEAD ||
 	{ echo "update-patch-figures: the tree changed, not only messages; old HEAD $old" >&2; exit 1; }
-echo "update-patch-figures: $(git -C "$tree" rev-list --count base..HEAD) commits rewritten; now make patches"
+
+# Every passage must now be in exactly one message, the one its label
+# names: a passage reworded in a message but not in patch-figures.txt
+# (or the other way round) matched nothing above.
+n=0 changed=0
+while read -r new_id old_id; do
+	n=$((n + 1))
+	git -C "$tree" log -1 --format=%B "$new_id" >"$msgs/$(printf '%04d' "$n")-message"
+	cmp -s "$msgs/$(printf '%04d' "$n")-message" <(git -C "$tree" log -1 --format=%B "$old_id") ||
+		changed=$((changed + 1))
+done < <(paste -d' ' <(git -C "$tree" rev-list --reverse base..HEAD) <(git -C "$tree" rev-list --reverse "base..$old"))
+"$bench_docs" "$docs/results.csv" --check-patches "$docs/patch-figures.txt" "$msgs"/*-message ||
+	{ echo "update-patch-figures: a passage of patch-figures.txt is in no message or in the wrong one; old HEAD $old" >&2; exit 1; }
+echo "update-patch-figures: figures set in $changed of $n commit messages; now make patches"

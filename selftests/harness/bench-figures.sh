@@ -44,16 +44,23 @@ patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)
 	--check-patches "$bench/patch-figures.txt" "${patches[@]}" ||
 	fail "a patch's message has other figures than results.csv (scripts/update-patch-figures.sh build/linux; make patches)"
 
-# A stale figure in a copy of a patch must be caught.
+# A stale figure in a copy of a patch must be caught, naming its passage,
+# and --message (what update-patch-figures.sh runs) must set it back.
 mkdir "$work/patches"
 cp "${patches[@]}" "$work/patches/"
 p2=("$work"/patches/0002-*.patch)
 sed -i '0,/open+close [-+][0-9]/s/\(open+close \)[-+][0-9.]*/\1+99999.9/' "${p2[0]}"
 cmp -s "${p2[0]}" "$root/patches/${p2[0]##*/}" && fail "patch 2 has no open+close figure to change"
-if "$root/scripts/bench-docs.py" "$bench/results.csv" --check-patches "$bench/patch-figures.txt" \
-	"$work"/patches/*.patch 2>/dev/null; then
-	fail "bench-docs.py --check-patches missed a changed figure"
-fi
+rc=0
+"$root/scripts/bench-docs.py" "$bench/results.csv" --check-patches "$bench/patch-figures.txt" \
+	"$work"/patches/*.patch 2>"$work/check.err" || rc=$?
+[[ $rc == 1 ]] || fail "bench-docs.py --check-patches gave $rc on a changed figure, want 1"
+grep -q 'passage 2/13 .*+99999.9' "$work/check.err" ||
+	fail "bench-docs.py --check-patches did not name the stale passage: $(head -c 300 "$work/check.err")"
+"$root/scripts/bench-docs.py" "$bench/results.csv" --message "$bench/patch-figures.txt" \
+	<"${p2[0]}" >"$work/p2.fixed"
+cmp -s "$work/p2.fixed" "$root/patches/${p2[0]##*/}" ||
+	fail "bench-docs.py --message did not set patch 2's stale figure back"
 
 # A stale figure in a copy of README.md must be caught.
 sed '0,/<!--@[^>]*-->[-+0-9]/s/\(<!--@[^>]*-->\)[-+0-9.]*/\1+99999.9/' "$root/README.md" >"$work/README.md"
