@@ -319,12 +319,12 @@ def md_method(run):
         f"`lsm_bench`: {r['rounds']} rounds per operation at {r['scale']} % of its default iterations, "
         "each round in a",
         "fresh exec (set-up, warm-up, timed loop); a boot's value is the minimum over its rounds,",
-        f"a result the minimum over {r['boots']} boot(s) of the configuration. Why the minimum: an",
-        "instruction count only rises above the operation's own path, when a fresh process's objects",
-        "land where the kernel's lookups take longer or when deferred work (RCU callbacks freeing",
-        "a closed socket's inode and file) runs inside the timed loop, and how much of that a round",
-        "pays is drawn per exec and per boot; the minimum is what two runs reproduce (the boot values",
-        "of every result are in results.csv)."]
+        f"a result the minimum over {r['boots']} boot(s) of the configuration. Why the minimum: some",
+        "operations run in one of two regimes per round (socket + close on Debian's config: two levels",
+        "about 140 instructions apart; the cheaper rounds run more RCU softirqs in the loop),",
+        "in proportions that change per exec and per boot, so a median flips between them; every",
+        "configuration reaches the lower one in every run, and the minimum is what three runs",
+        "reproduce (the boot values of every result are in results.csv)."]
     notes = [f"**Note:** {k['same_as']} and {name} were the same image: every \"{name}\" "
              "configuration measured that one kernel." for name, k in run.kernels.items() if k["same_as"]]
     return paragraphs(lines, *([n] for n in notes))
@@ -488,7 +488,7 @@ def agreement(run, other):
 
 
 def md_agreement(run, other, diffs):
-    lines = ["## Agreement with another run", "",
+    lines = [f"## Agreement with `{other.path}`", "",
              f"Against `{other.path}` (run of {other.run['date']}): the relative difference of each",
              "result, (this − that) / that, in percent."]
     if not diffs:

@@ -16,9 +16,10 @@
  * objects: the same binary shows e.g. 1189 or 1197 instructions per pread
  * from one exec to the next, and the same in every round within one.  New
  * processes draw again.  scripts/bench-report.py takes the min= of each
- * boot: a count only rises above the operation's own path (placement, or
- * deferred work such as RCU frees landing in the timed loop), and the
- * minimum is what two runs of make bench reproduce.
+ * boot: some operations run in one of two regimes per round (socket +
+ * close on Debian's config, where the cheaper rounds run more RCU softirqs
+ * in the loop), in proportions that change per boot, and the minimum is
+ * what three runs of make bench reproduce.
  * The file operations also cycle over NR_FILES files for the same reason.
  *
  * The operations: open_close, stat, pread, mprotect, mmap_munmap,
