@@ -106,7 +106,10 @@ def figure(sets, set_name, config, op, field):
     except KeyError:
         die(f"set {set_name}: its base ({base}) has no result for {op}")
     delta = ns - base_ns
-    return f"{delta:+.1f}" if field == "delta" else f"{delta / base_ns * 100:+.2f} %"
+    # -0.0 + 0.0 is +0.0: a delta that rounds to zero shows no sign of its own.
+    if field == "delta":
+        return f"{round(delta, 1) + 0.0:+.1f}"
+    return f"{round(delta / base_ns * 100, 2) + 0.0:+.2f} %"
 
 
 def base_of(sets, set_name):
