@@ -11,6 +11,7 @@ raw.txt, one line per line the guest printed:
         clocksource=<cs> cpus=<n> ...
     <config> <boot> secs=<host s> bench op=<op> iters=<n> rounds=<r>
         ns_per_op=<median> min=<min over the rounds> ... spread_pct=<%>
+        [round_ns=<each round, in order>] (kept for analysis, not read)
     <config> <boot> secs=<host s> bench op=attach_detach_<hook> iters=<n>
         rounds=<r> ns_per_op=<min over the rounds> cpu_ns_per_op=<ns> ...
   <config> is a configuration id of meta.txt ("1".."6", "d1".."d6").

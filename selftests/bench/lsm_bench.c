@@ -34,6 +34,7 @@
  *
  *   bench op=<name> iters=<n> rounds=<r> ns_per_op=<median> min=<m>
  *         median=<m> max=<x> spread_pct=<(max-min)/min in %>
+ *         round_ns=<round 1>;<round 2>;...
  *
  * Any failed system call stops the run with exit status 1 and a "# " line
  * saying which.
@@ -611,7 +612,7 @@ static void round_cleanup(void)
 static int bench_one(struct bench_op *op, unsigned long iters, int rounds,
 		     const char *dir, bool fresh, bool verbose)
 {
-	double per_op[MAX_ROUNDS], median;
+	double per_op[MAX_ROUNDS], in_order[MAX_ROUNDS], median;
 	int r, err;
 
 	for (r = 0; r < rounds; r++) {
@@ -627,13 +628,18 @@ static int bench_one(struct bench_op *op, unsigned long iters, int rounds,
 			printf("# op=%s round=%d ns_per_op=%.2f\n", op->name,
 			       r, per_op[r]);
 	}
+	memcpy(in_order, per_op, rounds * sizeof(per_op[0]));
 	qsort(per_op, rounds, sizeof(per_op[0]), cmp_double);
 	median = rounds & 1 ? per_op[rounds / 2] :
 		 (per_op[rounds / 2 - 1] + per_op[rounds / 2]) / 2;
-	printf("bench op=%s iters=%lu rounds=%d ns_per_op=%.2f min=%.2f median=%.2f max=%.2f spread_pct=%.3f\n",
+	printf("bench op=%s iters=%lu rounds=%d ns_per_op=%.2f min=%.2f median=%.2f max=%.2f spread_pct=%.3f round_ns=",
 	       op->name, iters, rounds, median, per_op[0], median,
 	       per_op[rounds - 1],
 	       (per_op[rounds - 1] - per_op[0]) / per_op[0] * 100);
+	/* Every round, in the order run: which regime each landed in. */
+	for (r = 0; r < rounds; r++)
+		printf("%s%.2f", r ? ";" : "", in_order[r]);
+	printf("\n");
 	return 0;
 }
 
