@@ -21,7 +21,7 @@ key=value fields (values hold no TAB); the order of the records is the
 order of presentation:
     run     date qemu qemu_opts kernel_cmdline rounds boots scale host_secs
             [jobs]
-    kernel  name image config_sha256_12 text data bss same_as
+    kernel  name image config_sha256_12 text data bss same_as [tree]
     set     name title base
     config  id set kernel lsm program attach_cycles label
   program is "none" or the hook of the allow-all program; base is the
@@ -335,7 +335,7 @@ def kernel_row(run, name):
     k = run.kernels[name]
     unames = [m.uname for c, m in run.measured.items() if run.configs[c]["kernel"] == name and m.uname]
     return [name, f"`{k['image']}`", unames[-1] if unames else "(not booted)",
-            k["config_sha256_12"], k["text"], k["data"], k["bss"]]
+            k.get("tree", "(not recorded)"), k["config_sha256_12"], k["text"], k["data"], k["bss"]]
 
 
 def size_delta_rows(run, name):
@@ -348,7 +348,7 @@ def size_delta_rows(run, name):
             continue
         a, b = (run.kernels[k] for k in pair)
         if all((a[f] + b[f]).isdigit() for f in ("text", "data", "bss")):
-            rows.append([f"{pair[1]} − {pair[0]}", "", "", ""] +
+            rows.append([f"{pair[1]} − {pair[0]}", "", "", "", ""] +
                         [f"{int(b[f]) - int(a[f]):+d}" for f in ("text", "data", "bss")])
     return rows
 
@@ -357,7 +357,7 @@ def md_kernels(run):
     rows = []
     for name in run.kernels:
         rows += [kernel_row(run, name)] + size_delta_rows(run, name)
-    head = ["kernel", "bzImage", "uname -r (guest)", ".config sha256", "vmlinux text", "data", "bss"]
+    head = ["kernel", "bzImage", "uname -r (guest)", "source tree", ".config sha256", "vmlinux text", "data", "bss"]
     return ["## Kernels", ""] + md_table(head, 3, rows)
 
 

@@ -85,13 +85,23 @@ rm -f "$outdir/raw.txt"
 # <kbuild> of a bzImage: the directory holding its .config and vmlinux.
 kbuild() { realpath -m "$(dirname "$1")/../../.."; }
 
+# The git tree (not commit: rewording a commit message keeps it) of the
+# kernel source a build directory was made from, "-dirty" if it has
+# uncommitted changes; n/a if that source is not a git work tree.
+source_tree() { # <kbuild>
+	local src=$1/source tree
+	tree=$(git -C "$src" rev-parse --short=12 'HEAD^{tree}' 2>/dev/null) || { echo n/a; return; }
+	[[ -z $(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null) ]] || tree+=-dirty
+	echo "$tree"
+}
+
 kernel_record() { # <name> <image> [<same_as>]
 	local dir hash=n/a sizes=(n/a n/a n/a)
 	dir=$(kbuild "$2")
 	[[ -r $dir/.config ]] && hash=$(sha256sum "$dir/.config" | cut -c1-12)
 	[[ -r $dir/vmlinux ]] && read -ra sizes < <(size "$dir/vmlinux" | awk 'NR == 2 { print $1, $2, $3 }')
-	printf 'kernel\tname=%s\timage=%s\tconfig_sha256_12=%s\ttext=%s\tdata=%s\tbss=%s\tsame_as=%s\n' \
-		"$1" "${2#"$root"/}" "$hash" "${sizes[@]}" "${3:-}" >>"$meta"
+	printf 'kernel\tname=%s\timage=%s\tconfig_sha256_12=%s\ttext=%s\tdata=%s\tbss=%s\tsame_as=%s\ttree=%s\n' \
+		"$1" "${2#"$root"/}" "$hash" "${sizes[@]}" "${3:-}" "$(source_tree "$dir")" >>"$meta"
 }
 
 # Per configuration: id, image, lsm=, program's hook, attach cycles.
