@@ -63,7 +63,9 @@ BLOCK_END = "<!-- /bench -->"
 FIGURE_REF = r"([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
 INLINE = re.compile(rf"@{FIGURE_REF}@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
-FIGURE = r"[+-]?[0-9][0-9.]*(?: %)?"
+# A figure as the documents print it: a signed number, " %" for a "pct".
+NUMBER = r"[+-]?[0-9][0-9.]*"
+FIGURE = rf"{NUMBER}(?: %)?"
 TAGGED = re.compile(rf"(<!--@{FIGURE_REF}-->)({FIGURE})?")
 
 
@@ -211,9 +213,6 @@ def passages(path):
     return out
 
 
-NUMBER = r"([+-]?[0-9][0-9.]*)"
-
-
 def passage_re(passage):
     """The passage as a pattern: any whitespace between words, a number
     where it has a reference (one group each, in order; a percentage's
@@ -221,7 +220,7 @@ def passage_re(passage):
     def token(tok):
         parts, pos = [], 0
         for m in INLINE.finditer(tok):
-            parts += [re.escape(tok[pos:m.start()]), NUMBER + (r"\s+%" if m.group(4) == "pct" else "")]
+            parts += [re.escape(tok[pos:m.start()]), f"({NUMBER})" + (r"\s+%" if m.group(4) == "pct" else "")]
             pos = m.end()
         return "".join(parts) + re.escape(tok[pos:])
     return re.compile(r"\s+".join(token(t) for t in passage.split(" ")))
@@ -264,7 +263,8 @@ def check_patches(sets, ops, spec, patches):
         home = f"{int(m.group(1)):04d}-" if m else None
         if sum(n for _, n in hits) == 1 and (home is None or os.path.basename(hits[0][0]).startswith(home)):
             continue
-        found = [g.group(0) for t in texts.values() for g in passage_re(passage).finditer(t)]
+        pat = passage_re(passage)
+        found = [g.group(0) for t in texts.values() for g in pat.finditer(t)]
         print(f"bench-docs.py: passage {label or '(no label)'} \"{passage[:50]}...\" wants "
               f"\"{want}\"; found {len(found)} times with other figures or elsewhere: {found[:2]}, "
               f"in {[os.path.basename(p) for p, _ in hits] or 'no patch'}; "

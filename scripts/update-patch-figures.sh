@@ -34,8 +34,9 @@ git -C "$tree" diff --quiet "$old" HEAD ||
 n=0 changed=0
 while read -r new_id old_id; do
 	n=$((n + 1))
-	git -C "$tree" log -1 --format=%B "$new_id" >"$msgs/$(printf '%04d' "$n")-message"
-	cmp -s "$msgs/$(printf '%04d' "$n")-message" <(git -C "$tree" log -1 --format=%B "$old_id") ||
+	msg=$msgs/$(printf '%04d' "$n")-message
+	git -C "$tree" log -1 --format=%B "$new_id" >"$msg"
+	cmp -s "$msg" <(git -C "$tree" log -1 --format=%B "$old_id") ||
 		changed=$((changed + 1))
 done < <(paste -d' ' <(git -C "$tree" rev-list --reverse base..HEAD) <(git -C "$tree" rev-list --reverse "base..$old"))
 "$bench_docs" "$docs/results.csv" --check-patches "$docs/patch-figures.txt" "$msgs"/*-message ||
