@@ -378,7 +378,7 @@ static int setup_tcp_listener(void)
  * are freed by RCU callbacks, and on a HZ=250 kernel (Debian's) a short
  * round ends before those frees settle, so its cost depended on where in
  * the RCU cycle it started (on Debian's config, rounds of 6000 socket_close
- * differed by up to 7.6 % within a boot, rounds of 40000 by 3.6 %).  All even
+ * differed by up to 6.1 % within a boot, rounds of 40000 by 3.6 %).  All even
  * (run_mprotect relies on it) and multiples of 2 * NR_FILES.  execve's
  * are fewer than the 20 * NR_FILES that a reduced scale (-s) keeps at
  * least: it keeps its own instead.
