@@ -9,6 +9,9 @@
  *   attached_twice     one program linked twice to file_alloc_security
  *   detach_sleeping    detaching while a sleepable program sleeps inside
  *                      the hook (userfaultfd holds it there)
+ *   free_behind_sleeper  freeing the program that runs after a sleeping
+ *                      one: the retired image the call sleeps in must not
+ *                      run it from freed memory when the call wakes up
  *   cycles             attach+detach <cycles> times (default 10000) on
  *                      inode_removexattr: no growth of slab, vmalloc,
  *                      percpu memory or live programs and links
@@ -18,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <linux/membarrier.h>
 #include <linux/userfaultfd.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -38,6 +42,8 @@
 
 static char log_buf[LOG_SIZE];
 static long page_size;
+/* Programs and links alive before the first subtest. */
+static int progs0, links0;
 
 /* lsm_hostile opened, not loaded, with @prog (and @prog2, may be NULL) to
  * load: every program is "?", out of the load unless asked for.
@@ -232,56 +238,100 @@ static void *sleeper_thread(void *p)
 	return NULL;
 }
 
-static void detach_sleeping(void)
+/* A userfaultfd with one page registered in *@area, which nobody filled:
+ * a read of it sleeps until fill_page(). Returns the fd, or -1.
+ */
+static int unfilled_page(void **area)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg = {};
-	struct uffdio_zeropage zero = {};
-	struct sleeper_arg arg = {};
-	struct uffd_msg msg;
-	struct bpf_link *link;
-	pthread_t thread;
-	int uffd, fd;
-	void *area;
+	int uffd;
 
 	uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
-	if (!KRSI_CHECK_SYSCALL("userfaultfd", uffd) ||
-	    !KRSI_CHECK_SYSCALL("UFFDIO_API", ioctl(uffd, UFFDIO_API, &api)))
-		return;
-	area = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	reg.range.start = (unsigned long)area;
+	if (!KRSI_CHECK_SYSCALL("userfaultfd", uffd))
+		return -1;
+	*area = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (unsigned long)*area;
 	reg.range.len = page_size;
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	if (!KRSI_CHECK_SYSCALL("UFFDIO_REGISTER", ioctl(uffd, UFFDIO_REGISTER, &reg)))
-		goto out_uffd;
+	if (!KRSI_CHECK_SYSCALL("UFFDIO_API", ioctl(uffd, UFFDIO_API, &api)) ||
+	    !KRSI_CHECK_SYSCALL("UFFDIO_REGISTER", ioctl(uffd, UFFDIO_REGISTER, &reg))) {
+		munmap(*area, page_size);
+		close(uffd);
+		return -1;
+	}
+	return uffd;
+}
 
-	arg.skel = open_with("sleeper", NULL);
-	if (!arg.skel)
-		goto out_uffd;
-	arg.skel->bss->user_addr = (unsigned long)area;
-	link = bpf_program__attach_lsm(arg.skel->progs.sleeper);
-	if (!KRSI_CHECK_PTR("attach lsm.s/file_open", link))
-		goto out_skel;
-	if (pthread_create(&thread, NULL, sleeper_thread, &arg)) {
+/* Start a thread whose open() runs sleeper, which sleeps on @area; return
+ * once it sleeps. Exits the test if it does not: the thread would never
+ * return.
+ */
+static void start_sleeper(pthread_t *thread, struct sleeper_arg *arg,
+			  int uffd, void *area)
+{
+	struct uffd_msg msg;
+
+	arg->skel->bss->user_addr = (unsigned long)area;
+	if (pthread_create(thread, NULL, sleeper_thread, arg)) {
 		krsi_fail(__FILE__, __LINE__, "pthread_create failed");
-		goto out_skel;
+		exit(KSFT_FAIL);
 	}
 	/* The fault arrives once the program sleeps inside the hook. */
 	if (!KRSI_CHECK_SYSCALL("read uffd", read(uffd, &msg, sizeof(msg))) ||
 	    !KRSI_CHECK_EQ("uffd event", UFFD_EVENT_PAGEFAULT, msg.event))
-		exit(KSFT_FAIL);	/* the thread would never return */
+		exit(KSFT_FAIL);
 	KRSI_CHECK_EQ("programs inside the hook", 1,
-		      arg.skel->bss->entered - arg.skel->bss->left);
+		      arg->skel->bss->entered - arg->skel->bss->left);
+}
 
-	bpf_link__destroy(link);
-	KRSI_CHECK_EQ("file_open programs after detach", 0,
-		      krsi_live_count("file_open"));
+/* Wait until the programs and links are back to what they were before the
+ * first subtest: a retired trampoline image holds its programs until the
+ * last call left it and RCU tasks grace periods passed.
+ */
+static void expect_no_objects_left(void)
+{
+	if (!krsi_wait_objects(progs0, links0, 10))
+		krsi_fail(__FILE__, __LINE__, "programs/links: %d/%d, expected %d/%d",
+			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+}
+
+/* Fill @area: the sleeping program wakes up; wait for its thread. */
+static void wake_sleeper(pthread_t thread, int uffd, void *area)
+{
+	struct uffdio_zeropage zero = {};
 
 	zero.range.start = (unsigned long)area;
 	zero.range.len = page_size;
 	KRSI_CHECK_SYSCALL("UFFDIO_ZEROPAGE", ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
 	pthread_join(thread, NULL);
+}
+
+static void detach_sleeping(void)
+{
+	struct sleeper_arg arg = {};
+	struct bpf_link *link;
+	pthread_t thread;
+	int uffd, fd;
+	void *area;
+
+	uffd = unfilled_page(&area);
+	if (uffd < 0)
+		return;
+	arg.skel = open_with("sleeper", NULL);
+	if (!arg.skel)
+		goto out_uffd;
+	link = bpf_program__attach_lsm(arg.skel->progs.sleeper);
+	if (!KRSI_CHECK_PTR("attach lsm.s/file_open", link))
+		goto out_skel;
+	start_sleeper(&thread, &arg, uffd, area);
+
+	bpf_link__destroy(link);
+	KRSI_CHECK_EQ("file_open programs after detach", 0,
+		      krsi_live_count("file_open"));
+
+	wake_sleeper(thread, uffd, area);
 	/* It was attached when the open entered the hook: its verdict counts. */
 	KRSI_CHECK_ERRNO("open that slept in the program", EPERM, arg.err);
 	KRSI_CHECK_EQ("program runs that finished", 1, arg.skel->bss->left);
@@ -295,6 +345,75 @@ out_skel:
 out_uffd:
 	munmap(area, page_size);
 	close(uffd);
+	expect_no_objects_left();
+}
+
+/* Wait until the programs put so far are freed: they go after an RCU grace
+ * period (sleepable ones after an RCU tasks trace one), then in a work item.
+ */
+static void wait_for_freed_progs(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		KRSI_CHECK_SYSCALL("membarrier(MEMBARRIER_CMD_GLOBAL)",
+				   syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0));
+	usleep(200 * 1000);
+}
+
+static void free_behind_sleeper(void)
+{
+	struct bpf_link *link, *behind_link;
+	struct sleeper_arg arg = {};
+	struct lsm_hostile *behind;
+	pthread_t thread;
+	void *area;
+	int uffd;
+
+	uffd = unfilled_page(&area);
+	if (uffd < 0)
+		return;
+	/* Programs run newest first: behind runs after sleeper. */
+	behind = open_with("behind", NULL);
+	if (!behind)
+		goto out_uffd;
+	behind_link = bpf_program__attach_lsm(behind->progs.behind);
+	if (!KRSI_CHECK_PTR("attach behind", behind_link)) {
+		lsm_hostile__destroy(behind);
+		goto out_uffd;
+	}
+	arg.skel = open_with("sleeper", NULL);
+	if (!arg.skel) {
+		bpf_link__destroy(behind_link);
+		lsm_hostile__destroy(behind);
+		goto out_uffd;
+	}
+	link = bpf_program__attach_lsm(arg.skel->progs.sleeper);
+	if (!KRSI_CHECK_PTR("attach lsm.s/file_open", link)) {
+		bpf_link__destroy(behind_link);
+		lsm_hostile__destroy(behind);
+		goto out_skel;
+	}
+	start_sleeper(&thread, &arg, uffd, area);
+
+	/* The last references to behind: its link and its program fd. */
+	bpf_link__destroy(behind_link);
+	lsm_hostile__destroy(behind);
+	KRSI_CHECK_EQ("file_open programs after freeing behind", 1,
+		      krsi_live_count("file_open"));
+	wait_for_freed_progs();
+
+	wake_sleeper(thread, uffd, area);
+	KRSI_CHECK_ERRNO("open that slept before a freed program", EPERM,
+			 arg.err);
+	KRSI_CHECK_EQ("program runs that finished", 1, arg.skel->bss->left);
+	bpf_link__destroy(link);
+out_skel:
+	lsm_hostile__destroy(arg.skel);
+out_uffd:
+	munmap(area, page_size);
+	close(uffd);
+	expect_no_objects_left();
 }
 
 /* Slab + VmallocUsed + Percpu from /proc/meminfo, in kB. */
@@ -367,6 +486,7 @@ static void cycles(int n)
 	long before, after;
 	double start;
 
+	expect_no_objects_left();
 	skel = open_with("cycled", NULL);
 	if (!skel)
 		return;
@@ -403,7 +523,7 @@ out:
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 10000;
-	int progs0, links0, failed = 0;
+	int failed = 0;
 	void *page;
 
 	krsi_init();
@@ -436,6 +556,7 @@ int main(int argc, char **argv)
 	SUBTEST(tail_call(page), "tail_call");
 	SUBTEST(attached_twice(), "attached_twice");
 	SUBTEST(detach_sleeping(), "detach_sleeping");
+	SUBTEST(free_behind_sleeper(), "free_behind_sleeper");
 	SUBTEST(cycles(n), "cycles");
 	krsi_failed |= failed;
 

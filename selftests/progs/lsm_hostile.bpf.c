@@ -98,6 +98,15 @@ int BPF_PROG(sleeper, struct file *file, int ret)
 	return -EPERM;
 }
 
+/* On sleeper's hook, attached before it so that it runs after it, from an
+ * object of its own that is freed while sleeper sleeps.
+ */
+SEC("?lsm/file_open")
+int BPF_PROG(behind, struct file *file, int ret)
+{
+	return 0;
+}
+
 SEC("?lsm/inode_removexattr")
 int BPF_PROG(cycled, struct user_namespace *mnt_userns, struct dentry *dentry,
 	     const char *name, int ret)
