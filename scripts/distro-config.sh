@@ -63,6 +63,10 @@ groups=(
 	# Hardening that changes the cost of a hook call or of the allocation
 	# of its security blobs.
 	"Hardening"	"INIT_ON_ALLOC_DEFAULT_ON|INIT_ON_FREE_DEFAULT_ON|INIT_STACK_.*|HARDENED_USERCOPY.*|RANDOMIZE_KSTACK_OFFSET.*|STACKPROTECTOR.*|FORTIFY_SOURCE|ZERO_CALL_USED_REGS|SCHED_STACK_END_CHECK|SLAB_FREELIST_HARDENED|DEBUG_LIST|BUG_ON_DATA_CORRUPTION"
+	# The allocator and memory cgroups: what allocating and freeing the
+	# objects behind a hook costs (randomized slab freelists, page
+	# shuffling, kmem accounting of sockets, inodes and files).
+	"Allocator and memory cgroups"	"SLAB_FREELIST_RANDOM|SHUFFLE_PAGE_ALLOCATOR|MEMCG.*"
 	# BPF: the BPF LSM, the JIT, unprivileged BPF.
 	"BPF"	"BPF_LSM|BPF_JIT.*|BPF_UNPRIV_DEFAULT_OFF"
 )
