@@ -322,10 +322,10 @@ def md_method(run):
         "fresh exec (set-up, warm-up, timed loop); a boot's value is the minimum over its rounds,",
         f"a result the minimum over {r['boots']} boot(s) of the configuration. Why the minimum: some",
         "operations run in one of two regimes per round (socket + close on Debian's config: two levels",
-        "about 140 instructions apart; the cheaper rounds run more RCU softirqs in the loop),",
+        "about 100 to 140 instructions apart; the cheaper rounds run more RCU softirqs in the loop),",
         "in proportions that change per exec and per boot, so a median flips between them; every",
-        "configuration reaches the lower one in every run, and the minimum is what three runs",
-        "reproduce (the boot values of every result are in results.csv)."]
+        "configuration reaches the lower one in every run, and the minimum is what repeated runs",
+        "reproduce (the boot values of every result are in results.csv, every round in raw.txt)."]
     notes = [f"**Note:** {k['same_as']} and {name} were the same image: every \"{name}\" "
              "configuration measured that one kernel." for name, k in run.kernels.items() if k["same_as"]]
     return paragraphs(lines, *([n] for n in notes))
