@@ -15,6 +15,11 @@
 # command finished, a failed command that reported no failure; then
 # "# <key>: <value>" lines: kernel, lsm, console-log, boot-seconds and
 # guest-exit.
+# With $KRSI_ARCH=arm64 the guest is qemu-system-aarch64 -M virt booting
+# an arm64 Image with $KRSI_INITRD, the arm64 userland that
+# scripts/build-initramfs.sh makes: its /krsi-init mounts the host's / and
+# runs init.sh from there. The console is ttyAMA0, the results channel a
+# virtio console (hvc0); everything else is the same.
 #
 # Single-threaded TCG by default: with multi-threaded TCG, a vCPU spinning
 # in a hook while the other vCPU patches kernel text (static keys,
@@ -35,15 +40,36 @@ shift 5
 init=$(realpath "$(dirname "$0")/../selftests/guest/init.sh")
 mkdir -p "$(dirname "$log")"
 
-cmdline="console=ttyS0 root=krsiroot rootfstype=9p ro"
-cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=1048576"
+case ${KRSI_ARCH:-x86_64} in
+x86_64)
+	cmdline="console=ttyS0 root=krsiroot rootfstype=9p ro"
+	cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=1048576"
+	results_dev=/dev/ttyS1 boot=(init="$init" --)
+	qemu=(qemu-system-x86_64 -cpu "${KRSI_CPU:-max}")
+	;;
+arm64)
+	[[ -r ${KRSI_INITRD:-} ]] || {
+		echo "run-guest: KRSI_ARCH=arm64 needs KRSI_INITRD=<initramfs.cpio.gz>; build it with make initramfs ARCH=arm64" >&2
+		exit 2
+	}
+	# pauth-impdef: QEMU's own pointer authentication, much faster
+	# under TCG than the architected QARMA.
+	cmdline="console=ttyAMA0"
+	results_dev=/dev/hvc0 boot=(rdinit=/krsi-init -- "$init")
+	qemu=(qemu-system-aarch64 -M virt -cpu "${KRSI_CPU:-max,pauth-impdef=on}" -initrd "$KRSI_INITRD")
+	;;
+*)
+	echo "run-guest: KRSI_ARCH=$KRSI_ARCH is not supported; use KRSI_ARCH=arm64 or leave it unset (x86_64)" >&2
+	exit 2
+	;;
+esac
 cmdline+=" panic=-1 nokaslr norandmaps lsm=$lsm ${KRSI_CMDLINE:-}"
 results=${KRSI_RESULTS:-}
-[[ -z $results ]] || cmdline+=" KRSI_RESULTS=/dev/ttyS1"
-cmdline+=" init=$init -- $*"
+[[ -z $results ]] || cmdline+=" KRSI_RESULTS=$results_dev"
+cmdline+=" ${boot[*]} $*"
 
 # shellcheck disable=SC2054 # the commas belong to QEMU's option values
-qemu=(qemu-system-x86_64 -accel "${KRSI_ACCEL:-tcg,thread=single}" -cpu "${KRSI_CPU:-max}" -smp 2 -m 4G
+qemu+=(-accel "${KRSI_ACCEL:-tcg,thread=single}" -smp 2 -m 4G
 	-nographic -no-reboot -nodefaults -serial mon:stdio
 	-fsdev local,id=krsiroot,path=/,readonly=on,security_model=none,multidevs=remap
 	-device virtio-9p-pci,fsdev=krsiroot,mount_tag=krsiroot
@@ -53,7 +79,13 @@ qemu+=(${KRSI_QEMU_OPTS:-})
 if [[ -n $results ]]; then
 	mkdir -p "$(dirname "$results")"
 	: >"$results"
-	qemu+=(-serial "file:$results")
+	if [[ ${KRSI_ARCH:-x86_64} == arm64 ]]; then
+		# shellcheck disable=SC2054
+		qemu+=(-chardev "file,id=krsiresults,path=$results" -device virtio-serial-pci
+			-device virtconsole,chardev=krsiresults)
+	else
+		qemu+=(-serial "file:$results")
+	fi
 fi
 
 if [[ $interactive -eq 1 ]]; then
