@@ -11,7 +11,28 @@ TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 # tree's.
 KSRC ?= $(B)/linux
 MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
-OUTS := $(if $(MANAGED),$(B),$(B)/trees/$(subst /,_,$(abspath $(KSRC))))
+# ARCH=arm64: the same tree cross-built for arm64 (defconfig +
+# kernel-config-arm64.fragment), its selftests cross-built, run in
+# qemu-system-aarch64 -M virt with an initramfs of Debian's arm64
+# busybox-static and bash-static; every output under $(B)/arm64/. The
+# scripts read ARCH (and CROSS_COMPILE) from the environment, which make
+# exports command-line variables to.
+ifeq ($(ARCH),arm64)
+ARCH_OUT := $(B)/arm64
+ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment
+IMAGE_PATH := arch/arm64/boot/Image
+ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs clean help
+ifneq ($(filter-out $(ARM64_GOALS),$(MAKECMDGOALS)),)
+$(error ARCH=arm64 supports only $(ARM64_GOALS); run the others without ARCH)
+endif
+else ifneq ($(filter-out x86 x86_64,$(ARCH)),)
+$(error ARCH=$(ARCH) is not supported: use ARCH=arm64 or leave ARCH unset (x86_64))
+else
+ARCH_OUT := $(B)
+ARCH_FRAGMENTS :=
+IMAGE_PATH := arch/x86/boot/bzImage
+endif
+OUTS := $(if $(MANAGED),$(ARCH_OUT),$(ARCH_OUT)/trees/$(subst /,_,$(abspath $(KSRC))))
 KOUT ?= $(OUTS)/kernel
 STOUT ?= $(OUTS)/selftests
 TPOUT ?= $(OUTS)/bpf-selftests
@@ -37,30 +58,40 @@ RESULTS := $(OUTS)/results
 LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
 DEBUG_GUEST_TIMEOUT ?= 7200
-BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
+BZIMAGE := $(KOUT)/$(IMAGE_PATH)
+# The arm64 guest's userland (scripts/build-initramfs.sh); run-guest.sh
+# boots it for KRSI_ARCH=arm64.
+INITRD := $(OUTS)/initramfs.cpio.gz
+ifeq ($(ARCH),arm64)
+GUEST := initramfs
+export KRSI_ARCH := arm64
+export KRSI_INITRD := $(INITRD)
+else
+GUEST :=
+endif
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
 
-demo: kernel selftests ## boot the guest and run the file_open deny/allow demonstration
+demo: kernel selftests $(GUEST) ## boot the guest and run the file_open deny/allow demonstration
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh pipeline:$(STOUT)/file_open_deny
 
-check: kernel selftests bpf-selftests ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped"
+check: kernel selftests bpf-selftests $(GUEST) ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped"
 	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(RESULTS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
 
 check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak
 	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(RESULTS)/debug \
 		$(DEBUG_GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPDOUT) debug
 
-check-cycles: kernel selftests ## lsm_hostile with 10,000 attach/detach cycles in the guest (about 45 min)
+check-cycles: kernel selftests $(GUEST) ## lsm_hostile with 10,000 attach/detach cycles in the guest (about 45 min)
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/cycles.log 5400 $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/lsm_hostile,10000
 
-vm: kernel ## an interactive shell in the test guest (exit the shell to power off)
+vm: kernel $(GUEST) ## an interactive shell in the test guest (exit the shell to power off)
 	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
 
 deps: ## install the Debian packages the pipeline needs (apt)
@@ -72,11 +103,16 @@ ifneq ($(MANAGED),)
 	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 endif
 
-$(KOUT)/.config: kernel-config.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
-	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ROOT)/kernel-config.fragment
+$(KOUT)/.config: kernel-config.fragment $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
 
-kernel: tree $(KOUT)/.config ## configure and build bzImage, modules_prepare and vmlinux (BTF)
+kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image), modules_prepare and vmlinux (BTF)
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
+
+initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static and bash-static
+
+$(INITRD): $(ROOT)/scripts/build-initramfs.sh $(ROOT)/selftests/guest/initramfs-init.sh | kernel
+	@$(ROOT)/scripts/build-initramfs.sh $(KOUT) $@
 
 $(KDOUT)/.config: kernel-config.fragment kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
 	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment \
@@ -164,7 +200,7 @@ patches: ## regenerate patches/ and series from the commits base..HEAD of build/
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 
 clean: ## remove build outputs, keep the kernel tree and ccache
-	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(B)/lint
+	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(if $(GUEST),$(INITRD),$(B)/lint)
 ifneq ($(MANAGED),)
 	if [ -d $(KSRC)/.git ]; then git -C $(KSRC) worktree prune; fi
 endif
