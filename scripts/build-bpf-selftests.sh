@@ -20,6 +20,12 @@
 # relative paths (../../../lib/bpf, ../../../../scripts/sign-file.c, ...) still
 # resolve. The copy is refreshed on every run and keeps the sources' mtimes:
 # a rebuild only redoes what changed. Use one output dir per kernel tree.
+#
+# With ARCH=arm64 in the environment (and an arm64 <kernel build dir>):
+# cross-built with $CROSS_COMPILE (default aarch64-linux-gnu-), the
+# Makefile's own clang-built helpers (urandom_read) for aarch64, test_progs
+# linked statically: the arm64 guest's userland has no libelf. bpftool and
+# resolve_btfids stay host tools (the Makefile builds them so).
 set -euo pipefail
 
 usage="usage: build-bpf-selftests.sh <kernel tree> <kernel build dir> <output dir>"
@@ -117,10 +123,21 @@ else
 	echo "$sig" >"$btf.sig"
 fi
 
+cross=()
+case ${ARCH:-x86_64} in
+x86 | x86_64) ;;
+arm64)
+	cross=(ARCH=arm64 CROSS_COMPILE="${CROSS_COMPILE:-aarch64-linux-gnu-}"
+		CLANG="clang --target=aarch64-linux-gnu"
+		LDLIBS="-static -lelf -lz -lzstd -lrt -lpthread")
+	;;
+*) die "ARCH=$ARCH is not supported; use ARCH=arm64 or leave ARCH unset (x86_64)" ;;
+esac
+
 start=$SECONDS
 make -C "$src/$rel" -j"$(nproc)" \
 	OUTPUT="$out" VMLINUX_BTF="$btf" KDIR="$kbuild" \
-	"${extra_symbols[@]}" test_progs
+	"${extra_symbols[@]}" "${cross[@]}" test_progs
 # Sign bpf_testmod.ko as modules_install signs the kernel's own modules: an
 # unsigned module taints the kernel. Once: the signature is appended.
 ko=$out/bpf_testmod.ko

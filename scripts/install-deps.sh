@@ -18,7 +18,8 @@ case ${ARCH:-x86_64} in
 x86 | x86_64) ;;
 arm64)
 	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcap-dev:arm64)
+		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcap-dev:arm64
+		libssl-dev:arm64)
 	dpkg --print-foreign-architectures | grep -qx arm64 || foreign=1
 	;;
 *) echo "install-deps: ARCH=$ARCH is not supported; use ARCH=arm64 or leave ARCH unset (x86_64)" >&2; exit 2 ;;
