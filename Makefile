@@ -111,7 +111,7 @@ kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image),
 
 initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static and bash-static
 
-$(INITRD): $(ROOT)/scripts/build-initramfs.sh $(ROOT)/selftests/guest/initramfs-init.sh | kernel
+$(INITRD): $(ROOT)/scripts/build-initramfs.sh $(wildcard $(ROOT)/selftests/guest/initramfs/krsi-init $(ROOT)/selftests/guest/initramfs/bin/*) | kernel
 	@$(ROOT)/scripts/build-initramfs.sh $(KOUT) $@
 
 $(KDOUT)/.config: kernel-config.fragment kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
