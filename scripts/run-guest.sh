@@ -116,7 +116,8 @@ if [[ $status -eq 124 ]]; then
 	finding "not ok - guest-timeout # no exit within ${limit}s"
 	verdict=1
 fi
-splat='Kernel panic|Oops|BUG:|WARNING:|INFO: possible|INFO: task .* blocked|KASAN|UBSAN|kmemleak: [0-9]+ new suspected|general protection fault|Call Trace:|turning off the locking correctness validator|rcu: INFO'
+# "Call trace:" is arm64's stack dump, x86's says "Call Trace:".
+splat='Kernel panic|Oops|BUG:|WARNING:|INFO: possible|INFO: task .* blocked|KASAN|UBSAN|kmemleak: [0-9]+ new suspected|general protection fault|Call [Tt]race:|turning off the locking correctness validator|rcu: INFO'
 # An allocation failure that fault injection forced dumps the stack
 # (warn_alloc): expected, not a splat. Nothing else is dropped.
 checked=$log
