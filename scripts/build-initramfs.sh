@@ -2,9 +2,9 @@
 # The arm64 guest's userland as a gzipped initramfs: bash-static and
 # busybox-static from Debian's arm64 packages, plus the few Debian
 # binaries that test_progs' LSM tests run and busybox has not or runs
-# under another name (rm, true and truncate from coreutils, blkid, mke2fs)
-# with the shared libraries they need (checked: a missing one stops the
-# build); /krsi-init and the stand-ins of selftests/guest/initramfs/
+# under another name (rm, true, mktemp and truncate from coreutils, blkid,
+# mke2fs: busybox's mktemp refuses ima_setup.sh's template) with the
+# shared libraries they need (checked: a missing one stops the build); /krsi-init and the stand-ins of selftests/guest/initramfs/
 # (in /usr/local/bin); /dev/console. The packages come from apt-get
 # download and are kept in <output>.debs/; usr/gen_init_cpio of the arm64
 # kernel's build dir packs the archive. The tests themselves stay on the
@@ -27,7 +27,7 @@ debs=$out.debs
 # the packages; busybox's applets fill the rest). Every shared library in
 # lib/ and usr/lib/aarch64-linux-gnu/ of the packages goes in.
 libs=(libc6 libblkid1 libuuid1 libcom-err2 libext2fs2)
-bins=(bin/rm bin/true usr/bin/truncate sbin/blkid sbin/mke2fs)
+bins=(bin/rm bin/true bin/mktemp usr/bin/truncate sbin/blkid sbin/mke2fs)
 packages=(busybox-static bash-static coreutils util-linux e2fsprogs "${libs[@]}")
 
 mkdir -p "$debs"
