@@ -21,7 +21,7 @@ ifeq ($(ARCH),arm64)
 ARCH_OUT := $(B)/arm64
 ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment
 IMAGE_PATH := arch/arm64/boot/Image
-ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs clean help
+ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs stock-kernel bench clean help
 ifneq ($(filter-out $(ARM64_GOALS),$(MAKECMDGOALS)),)
 $(error ARCH=arm64 supports only $(ARM64_GOALS); run the others without ARCH)
 endif
@@ -41,7 +41,7 @@ KDOUT ?= $(OUTS)/kernel-debug
 TPDOUT ?= $(OUTS)/bpf-selftests-debug
 # The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
 STOCK_SRC := $(B)/stock/linux
-STOCK_OUT := $(B)/stock/kernel
+STOCK_OUT ?= $(ARCH_OUT)/stock/kernel
 STOCK_TP := $(B)/stock/bpf-selftests
 # Debian's config (make distro-config) on top of ours; the same relative
 # layout as the source trees, so ccache shares objects between the two.
@@ -51,7 +51,7 @@ STOCK_DISTRO_OUT := $(B)/stock/distro/kernel
 TEST ?= lsm_cgroup
 VCPUS ?= 2
 BOOTS ?= 10
-BENCH_OUT ?= $(B)/bench
+BENCH_OUT ?= $(ARCH_OUT)/bench
 LOGS := $(OUTS)/logs
 # KTAP per boot and junit.xml: make check's, make check-debug's.
 RESULTS := $(OUTS)/results
@@ -132,7 +132,7 @@ bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug
 
 stock-kernel: tree ## build the unpatched base with the same config, for make bench
 	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
-	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ROOT)/kernel-config.fragment
+	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
 
 stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate
@@ -182,6 +182,18 @@ space := $(empty) $(empty)
 BENCH_LSM := $(subst $(space),$(comma),$(filter-out bpf,$(subst $(comma),$(space),$(LSM))))
 BENCH_OPTS ?=
 
+ifeq ($(ARCH),arm64)
+# Stock arm64 6.1 cannot attach LSM programs (no ftrace direct calls):
+# configuration (4) is left out, and stock-attach.txt records why.
+bench: kernel selftests initramfs stock-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount); ARCH=arm64: our config, without (4)
+	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
+		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT)) ARCH=arm64
+	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) -C 1,2,3,5,6 $(BENCH_OPTS) \
+		"defconfig:$(BENCH_LSM):$(STOCK_OUT)/$(IMAGE_PATH):$(BZIMAGE):arm64 defconfig + kvm_guest.config + kernel-config-arm64.fragment + kernel-config.fragment"
+	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
+	@$(ROOT)/scripts/bench-stock-attach.sh $(STOCK_OUT)/$(IMAGE_PATH) $(BENCH_OUT) $(BENCH_LSM),bpf \
+		>$(BENCH_OUT)/stock-attach.txt
+else
 bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount)
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
@@ -189,6 +201,7 @@ bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instru
 		"defconfig:$(BENCH_LSM):$(STOCK_OUT)/arch/x86/boot/bzImage:$(BZIMAGE):x86_64_defconfig + kvm_guest.config + kernel-config.fragment" \
 		"distro::$(STOCK_DISTRO_OUT)/arch/x86/boot/bzImage:$(DISTRO_KOUT)/arch/x86/boot/bzImage:the same + Debian linux-config-6.1 security and hook-cost options (make distro-config)"
 	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
+endif
 
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
 	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(B)/docs

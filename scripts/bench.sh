@@ -34,7 +34,9 @@
 #   (4) stock + allow-all lsm/file_mprotect program   (5) patched + the same
 #   (6) patched + allow-all lsm/file_open program
 # The .config and vmlinux next to each bzImage (<kbuild>/arch/x86/boot/
-# bzImage) give the config hash and the section sizes.
+# bzImage, or arm64's <kbuild>/arch/arm64/boot/Image with KRSI_ARCH=arm64
+# and KRSI_INITRD, as run-guest.sh wants) give the config hash and the
+# section sizes.
 set -euo pipefail
 
 usage="usage: bench.sh [-o outdir] [-b bindir] [-C configs] [-n boots] [-r rounds] [-s scale%] [-c attach-cycles] [-t timeout-s] [-j jobs] <set>:<lsm>:<stock-bzImage>:<patched-bzImage>[:<title>]..."
@@ -70,7 +72,12 @@ shift $((OPTIND - 1))
 for bin in lsm_bench bench_attach; do
 	[[ -x $bindir/$bin ]] || bad "$bindir/$bin missing: run make -C selftests/bench first"
 done
-command -v qemu-system-x86_64 >/dev/null || bad "qemu-system-x86_64 not found: run make deps"
+# run-guest.sh boots arm64 guests for KRSI_ARCH=arm64 (make bench ARCH=arm64).
+case ${KRSI_ARCH:-x86_64} in
+arm64) qemu="qemu-system-aarch64" ;;
+*) qemu="qemu-system-x86_64" ;;
+esac
+command -v "$qemu" >/dev/null || bad "$qemu not found: run make deps"
 bindir=$(realpath "$bindir")
 mkdir -p "$outdir/logs"
 outdir=$(realpath "$outdir")
@@ -222,7 +229,7 @@ done
 rm -rf "$outdir/raw.d"
 {
 	printf 'run\tdate=%s\tqemu=%s\tqemu_opts=%s\tkernel_cmdline=%s' \
-		"$(date -u '+%Y-%m-%d %H:%M UTC')" "$(qemu-system-x86_64 --version | head -1)" \
+		"$(date -u '+%Y-%m-%d %H:%M UTC')" "$("$qemu" --version | head -1)" \
 		"$qemu_opts" "$cmdline"
 	printf '\trounds=%s\tboots=%s\tscale=%s\thost_secs=%s\tjobs=%s\n' \
 		"$rounds" "$boots" "$scale" "$total_secs" "$jobs"
