@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Turn a run of scripts/bench.sh into results.csv, results.md and results.svg.
 
-usage: bench-report.py [-o OUTDIR] [--against OTHER_DIR]... RUNDIR
+usage: bench-report.py [-o OUTDIR] [--against OTHER_DIR]... [--beside OTHER_DIR]... RUNDIR
 
 RUNDIR is scripts/bench.sh's output directory; two files of it are read,
 and nothing else:
@@ -39,8 +39,10 @@ Written into RUNDIR (or OUTDIR):
                base when it was run
   results.md   the method, the kernels, then per set its configurations,
                instructions per operation, overhead over the base,
-               repeatability and attach + detach cost; per --against, the
-               relative difference of each result from OTHER_DIR's
+               repeatability and attach + detach cost; per --beside
+               (another architecture's run), its overhead tables; per
+               --against, the relative difference of each result from
+               OTHER_DIR's
   results.svg  per set whose base was run, the overhead of each other
                configuration over it per operation (matplotlib; the same
                input gives the same file)
@@ -510,10 +512,28 @@ def worst_text(diffs):
     return f"({c}) {op}, {pct:+.3f} % ({here:.2f} here, {there:.2f} there)"
 
 
-def write_md(run, path, plotted, others):
-    """others: (run, diffs) of each --against run."""
+def md_beside(other, link):
+    """The overhead tables of another run (another architecture's) and where
+    the rest of it is."""
+    r = other.run
+    lines = [f"## Beside: `{link}`", "",
+             f"Another run, of {r['date']}: {r['qemu']}, TCG, `{r['qemu_opts']}`; its kernels,",
+             f"configurations and every figure are in [its results.md]({link}/results.md)."]
+    tables = []
+    for set_name in other.sets:
+        ids = other.run_in(set_name)
+        tables.append([f"Set {set_name}: {other.sets[set_name]['title']}.", ""] +
+                      [f"({c}) {other.configs[c]['label']}" + ("," if i < len(ids) - 1 else ".")
+                       for i, c in enumerate(ids)] + [""] + md_overhead(other, set_name, ids))
+    return paragraphs(lines, *tables)
+
+
+def write_md(run, path, plotted, others, beside):
+    """others: (run, diffs) of each --against run; beside: (run, link) of
+    each --beside run."""
     last_plot = plotted[-1] if plotted else None
     lines = paragraphs(md_method(run), md_kernels(run), *(md_set(run, s, last_plot) for s in run.sets),
+                       *(md_beside(o, link) for o, link in beside),
                        *(md_agreement(run, o, d) for o, d in others))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -587,14 +607,18 @@ def main():
     ap.add_argument("-o", dest="outdir", help="where the results go (default: RUNDIR)")
     ap.add_argument("--against", metavar="OTHER_DIR", action="append", default=[],
                     help="another run's directory to compare with (repeatable)")
+    ap.add_argument("--beside", metavar="OTHER_DIR", action="append", default=[],
+                    help="another run, of another architecture, whose overhead tables results.md "
+                         "shows after this run's (repeatable)")
     args = ap.parse_args()
     run = load(args.rundir)
     others = [(o, agreement(run, o)) for o in map(load, args.against)]
     out = args.outdir or args.rundir
     os.makedirs(out, exist_ok=True)
+    beside = [(load(d), os.path.relpath(d, out)) for d in args.beside]
     plotted = [s for s in run.sets if run.base_of(s)]
     write_csv(run, os.path.join(out, "results.csv"))
-    write_md(run, os.path.join(out, "results.md"), plotted, others)
+    write_md(run, os.path.join(out, "results.md"), plotted, others, beside)
     svg = os.path.join(out, "results.svg")
     if plotted:
         write_svg(run, svg, plotted)
