@@ -14,9 +14,13 @@ image=$1 lsm=$3
 bindir=$(realpath "$2")
 log=$bindir/logs/stock-attach.log
 
+root=$(realpath "$(dirname "$0")/..")
+
+# guest-bench.sh as make bench runs it for configuration (4), the shortest
+# lsm_bench run after bench_attach, if it attaches.
 rc=0
-"$(dirname "$0")/run-guest.sh" "$image" "$log" 300 "$lsm" -- \
-	"$bindir/bench_attach" file_mprotect -- true >/dev/null 2>&1 || rc=$?
-echo "kernel: ${image#"$(realpath "$(dirname "$0")/..")"/} ($(tr -d '\r' <"$log" | sed -n 's/^krsi-guest: start //p'))"
-echo "bench_attach file_mprotect -- true: exit status $rc"
+"$root/scripts/run-guest.sh" "$image" "$log" 300 "$lsm" -- \
+	"$root/selftests/bench/guest-bench.sh" "$bindir" file_mprotect 0 -r 1 -s 1 >/dev/null 2>&1 || rc=$?
+echo "kernel: ${image#"$root"/} ($(tr -d '\r' <"$log" | sed -n 's/^krsi-guest: start //p'))"
+echo "guest-bench.sh <bindir> file_mprotect 0 (bench_attach file_mprotect -- lsm_bench): exit status $rc"
 tr -d '\r' <"$log" | grep -E '^(# bench_attach|libbpf):' || true
