@@ -615,7 +615,8 @@ def main():
     others = [(o, agreement(run, o)) for o in map(load, args.against)]
     out = args.outdir or args.rundir
     os.makedirs(out, exist_ok=True)
-    beside = [(load(d), os.path.relpath(d, out)) for d in args.beside]
+    # Links relative to RUNDIR, where results.md is meant to stay.
+    beside = [(load(d), os.path.relpath(d, args.rundir)) for d in args.beside]
     plotted = [s for s in run.sets if run.base_of(s)]
     write_csv(run, os.path.join(out, "results.csv"))
     write_md(run, os.path.join(out, "results.md"), plotted, others, beside)

@@ -16,12 +16,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "# bench-figures: $*"; exit 1; }
 
-(cd "$root" && scripts/bench-report.py -o "$work" Documentation/bench \
-	--against Documentation/bench/run2) 2>"$work/report.err" ||
+report=(Documentation/bench --against Documentation/bench/run2 --beside Documentation/bench/arm64)
+(cd "$root" && scripts/bench-report.py -o "$work" "${report[@]}") 2>"$work/report.err" ||
 	fail "bench-report.py failed: $(tail -1 "$work/report.err")"
 for f in results.csv results.md results.svg; do
 	cmp -s "$work/$f" "$bench/$f" ||
-		fail "Documentation/bench/$f is not what raw.txt and meta.txt give (scripts/bench-report.py Documentation/bench --against Documentation/bench/run2)"
+		fail "Documentation/bench/$f is not what raw.txt and meta.txt give (scripts/bench-report.py ${report[*]})"
+done
+# The arm64 run's own results too.
+(cd "$root" && scripts/bench-report.py -o "$work/arm64" Documentation/bench/arm64) 2>"$work/report.err" ||
+	fail "bench-report.py failed on the arm64 run: $(tail -1 "$work/report.err")"
+for f in results.csv results.md results.svg; do
+	cmp -s "$work/arm64/$f" "$bench/arm64/$f" ||
+		fail "Documentation/bench/arm64/$f is not what its raw.txt and meta.txt give (scripts/bench-report.py Documentation/bench/arm64)"
 done
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md")
