@@ -23,12 +23,17 @@ for f in results.csv results.md results.svg; do
 	cmp -s "$work/$f" "$bench/$f" ||
 		fail "Documentation/bench/$f is not what raw.txt and meta.txt give (scripts/bench-report.py ${report[*]})"
 done
-# The arm64 run's own results too.
-(cd "$root" && scripts/bench-report.py -o "$work/arm64" Documentation/bench/arm64) 2>"$work/report.err" ||
-	fail "bench-report.py failed on the arm64 run: $(tail -1 "$work/report.err")"
-for f in results.csv results.md results.svg; do
-	cmp -s "$work/arm64/$f" "$bench/arm64/$f" ||
-		fail "Documentation/bench/arm64/$f is not what its raw.txt and meta.txt give (scripts/bench-report.py Documentation/bench/arm64)"
+# The arm64 run's own results, and those of the x86-64 re-run after the
+# call-site patches (against the main run), too.
+for run in arm64 callsite; do
+	args=("Documentation/bench/$run")
+	[[ $run == arm64 ]] || args+=(--against Documentation/bench)
+	(cd "$root" && scripts/bench-report.py -o "$work/$run" "${args[@]}") 2>"$work/report.err" ||
+		fail "bench-report.py failed on Documentation/bench/$run: $(tail -1 "$work/report.err")"
+	for f in results.csv results.md results.svg; do
+		cmp -s "$work/$run/$f" "$bench/$run/$f" ||
+			fail "Documentation/bench/$run/$f is not what its raw.txt and meta.txt give (scripts/bench-report.py ${args[*]})"
+	done
 done
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md")
