@@ -16,25 +16,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "# bench-figures: $*"; exit 1; }
 
-report=(Documentation/bench --against Documentation/bench/run2 --beside Documentation/bench/arm64)
-(cd "$root" && scripts/bench-report.py -o "$work" "${report[@]}") 2>"$work/report.err" ||
-	fail "bench-report.py failed: $(tail -1 "$work/report.err")"
-for f in results.csv results.md results.svg; do
-	cmp -s "$work/$f" "$bench/$f" ||
-		fail "Documentation/bench/$f is not what raw.txt and meta.txt give (scripts/bench-report.py ${report[*]})"
-done
-# The arm64 run's own results, and those of the x86-64 re-run after the
-# call-site patches (against the main run), too.
-for run in arm64 callsite; do
-	args=("Documentation/bench/$run")
-	[[ $run == arm64 ]] || args+=(--against Documentation/bench)
-	(cd "$root" && scripts/bench-report.py -o "$work/$run" "${args[@]}") 2>"$work/report.err" ||
-		fail "bench-report.py failed on Documentation/bench/$run: $(tail -1 "$work/report.err")"
+# rebuilt <run dir> [bench-report.py options]: its results, byte for byte.
+rebuilt() {
+	local dir=$1 out=$work/${1//\//_} f
+	(cd "$root" && scripts/bench-report.py -o "$out" "$@") 2>"$work/report.err" ||
+		fail "bench-report.py failed on $dir: $(tail -1 "$work/report.err")"
 	for f in results.csv results.md results.svg; do
-		cmp -s "$work/$run/$f" "$bench/$run/$f" ||
-			fail "Documentation/bench/$run/$f is not what its raw.txt and meta.txt give (scripts/bench-report.py ${args[*]})"
+		cmp -s "$out/$f" "$root/$dir/$f" ||
+			fail "$dir/$f is not what its raw.txt and meta.txt give (scripts/bench-report.py $*)"
 	done
-done
+}
+rebuilt Documentation/bench --against Documentation/bench/run2 --beside Documentation/bench/arm64
+# The arm64 run, and the x86-64 re-run after the call-site patches.
+rebuilt Documentation/bench/arm64
+rebuilt Documentation/bench/callsite --against Documentation/bench
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md")
 "$root/scripts/bench-docs.py" "$bench/results.csv" --check "${docs[@]}" ||
