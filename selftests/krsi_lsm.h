@@ -34,12 +34,34 @@ static inline int krsi_live_count(const char *hook)
 	return ret;
 }
 
-/* Number of BPF objects alive: @next is bpf_prog_get_next_id or
- * bpf_link_get_next_id.
+/* The BPF objects a test created are those with an ID above the highest ID
+ * alive when it started: IDs are allocated cyclically, so a new program or
+ * link always gets a higher ID than any before it. Counting every object
+ * alive instead would blame a test for the programs of an earlier one going
+ * away under it: a retired trampoline image holds its programs until RCU
+ * tasks grace periods after the last call left it.
  */
-static inline int krsi_count_ids(int (*next)(__u32, __u32 *))
+struct krsi_mark {
+	__u32 prog_id;
+	__u32 link_id;
+};
+
+/* Highest ID alive of @next's kind (bpf_prog_get_next_id or
+ * bpf_link_get_next_id), 0 if none.
+ */
+static inline __u32 krsi_last_id(int (*next)(__u32, __u32 *))
 {
-	__u32 id = 0;
+	__u32 id = 0, last = 0;
+
+	while (!next(id, &id))
+		last = id;
+	return last;
+}
+
+/* Number of objects of @next's kind alive with an ID above @after. */
+static inline int krsi_count_ids_after(int (*next)(__u32, __u32 *), __u32 after)
+{
+	__u32 id = after;
 	int n = 0;
 
 	while (!next(id, &id))
@@ -47,31 +69,53 @@ static inline int krsi_count_ids(int (*next)(__u32, __u32 *))
 	return n;
 }
 
-static inline int krsi_nr_progs(void)
+static inline struct krsi_mark krsi_mark_objects(void)
 {
-	return krsi_count_ids(bpf_prog_get_next_id);
+	struct krsi_mark m = {
+		.prog_id = krsi_last_id(bpf_prog_get_next_id),
+		.link_id = krsi_last_id(bpf_link_get_next_id),
+	};
+
+	return m;
 }
 
-static inline int krsi_nr_links(void)
+/* Programs created since @m and still alive. */
+static inline int krsi_new_progs(const struct krsi_mark *m)
 {
-	return krsi_count_ids(bpf_link_get_next_id);
+	return krsi_count_ids_after(bpf_prog_get_next_id, m->prog_id);
+}
+
+/* Links created since @m and still alive. */
+static inline int krsi_new_links(const struct krsi_mark *m)
+{
+	return krsi_count_ids_after(bpf_link_get_next_id, m->link_id);
 }
 
 /* Programs and links are freed after RCU grace periods: wait up to
- * @seconds for the counts to come back to @progs and @links. True if they
- * did.
+ * @seconds for the objects created since @m to come back to @progs and
+ * @links. True if they did.
  */
-static inline bool krsi_wait_objects(int progs, int links, int seconds)
+static inline bool krsi_wait_objects(const struct krsi_mark *m, int progs,
+				     int links, int seconds)
 {
 	int i;
 
 	for (i = 0; i < seconds * 10; i++) {
-		if (krsi_nr_progs() == progs && krsi_nr_links() == links)
+		if (krsi_new_progs(m) == progs && krsi_new_links(m) == links)
 			return true;
 		usleep(100000);
 	}
 	return false;
 }
+
+/* Fail the test (krsi_test.h) unless the programs and links created since
+ * @m are gone within 10 s. True if they are.
+ */
+#define KRSI_CHECK_OBJECTS_FREED(m)						\
+	(krsi_wait_objects(m, 0, 0, 10) ||					\
+	 (krsi_fail(__FILE__, __LINE__,						\
+		    "programs/links created by the test still alive: %d/%d",	\
+		    krsi_new_progs(m), krsi_new_links(m)), false))
 
 static inline double krsi_now(void)
 {

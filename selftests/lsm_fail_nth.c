@@ -89,13 +89,14 @@ static bool works(int fd, const char *what)
 static void sweep(bool link_create)
 {
 	const char *how = link_create ? "BPF_LINK_CREATE" : "BPF_RAW_TRACEPOINT_OPEN";
-	int n, fd, err, links, faults = 0;
+	int n, fd, err, faults = 0;
+	struct krsi_mark mark;
 	bool injected;
 	char what[96];
 
 	for (n = 1; n <= MAX_NTH; n++) {
 		snprintf(what, sizeof(what), "%s, fault %d", how, n);
-		links = krsi_nr_links();
+		mark = krsi_mark_objects();
 		if (!arm(n)) {
 			krsi_fail(__FILE__, __LINE__, "arming fail-nth: %s", strerror(errno));
 			return;
@@ -114,7 +115,7 @@ static void sweep(bool link_create)
 		if (!KRSI_CHECK_EQ(what, 1, injected) ||
 		    !KRSI_CHECK_ERRNO(what, ENOMEM, err) ||
 		    !KRSI_CHECK_EQ(what, 0, krsi_live_count(HOOK)) ||
-		    !KRSI_CHECK_EQ(what, links, krsi_nr_links()))
+		    !KRSI_CHECK_EQ(what, 0, krsi_new_links(&mark)))
 			return;
 		fd = attach(link_create);
 		if (!KRSI_CHECK_SYSCALL(what, fd) || !works(fd, what))
@@ -129,7 +130,7 @@ static void sweep(bool link_create)
 
 int main(void)
 {
-	int progs0, links0;
+	struct krsi_mark mark0;
 
 	krsi_init();
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
@@ -145,8 +146,7 @@ int main(void)
 		krsi_fail(__FILE__, __LINE__, "cannot set %s: %s", FAILSLAB, strerror(errno));
 		return krsi_exit("lsm_fail_nth");
 	}
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 	skel = lsm_fail_nth__open_and_load();
 	if (!KRSI_CHECK_PTR("lsm_fail_nth__open_and_load", skel))
 		return krsi_exit("lsm_fail_nth");
@@ -158,9 +158,6 @@ int main(void)
 
 	lsm_fail_nth__destroy(skel);
 	write_file(FAILSLAB "ignore-gfp-wait", "Y");
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	return krsi_exit("lsm_fail_nth");
 }

@@ -43,7 +43,7 @@
 static char log_buf[LOG_SIZE];
 static long page_size;
 /* Programs and links alive before the first subtest. */
-static int progs0, links0;
+static struct krsi_mark mark0;
 
 /* lsm_hostile opened, not loaded, with @prog (and @prog2, may be NULL) to
  * load: every program is "?", out of the load unless asked for.
@@ -286,15 +286,13 @@ static void start_sleeper(pthread_t *thread, struct sleeper_arg *arg,
 		      arg->skel->bss->entered - arg->skel->bss->left);
 }
 
-/* Wait until the programs and links are back to what they were before the
- * first subtest: a retired trampoline image holds its programs until the
- * last call left it and RCU tasks grace periods passed.
+/* Wait until the programs and links created since the first subtest are
+ * gone: a retired trampoline image holds its programs until the last call
+ * left it and RCU tasks grace periods passed.
  */
 static void expect_no_objects_left(void)
 {
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__, "programs/links: %d/%d, expected %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 }
 
 /* Fill @area: the sleeping program wakes up; wait for its thread. */
@@ -490,13 +488,13 @@ static void cycles(int n)
 	skel = open_with("cycled", NULL);
 	if (!skel)
 		return;
-	progs = krsi_nr_progs();
-	links = krsi_nr_links();
+	progs = krsi_new_progs(&mark0);
+	links = krsi_new_links(&mark0);
 	if (!cycle(skel, warm))
 		goto out;
-	if (!krsi_wait_objects(progs, links, 10)) {
+	if (!krsi_wait_objects(&mark0, progs, links, 10)) {
 		krsi_fail(__FILE__, __LINE__, "after warm-up, programs/links: %d/%d, expected %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs, links);
+			  krsi_new_progs(&mark0), krsi_new_links(&mark0), progs, links);
 		goto out;
 	}
 	sleep(2);
@@ -505,9 +503,9 @@ static void cycles(int n)
 	if (!cycle(skel, n))
 		goto out;
 	krsi_note("cycles: %d attach+detach in %.1f s", n, krsi_now() - start);
-	if (!krsi_wait_objects(progs, links, 10))
+	if (!krsi_wait_objects(&mark0, progs, links, 10))
 		krsi_fail(__FILE__, __LINE__, "programs/links: %d/%d, expected %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs, links);
+			  krsi_new_progs(&mark0), krsi_new_links(&mark0), progs, links);
 	sleep(2);
 	after = kernel_memory_kb();
 	krsi_note("cycles: slab+vmalloc+percpu %ld kB before, %ld kB after", before, after);
@@ -538,8 +536,7 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	page = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 
 	/* krsi_failed is a flag, not a count: clear it around each subtest
 	 * so that its line tells its own result, and keep the verdict.
@@ -560,9 +557,6 @@ int main(int argc, char **argv)
 	SUBTEST(cycles(n), "cycles");
 	krsi_failed |= failed;
 
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	return krsi_exit("lsm_hostile");
 }

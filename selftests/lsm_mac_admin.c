@@ -586,7 +586,8 @@ static void live_hooks_mode(void)
 
 int main(void)
 {
-	int progs0, links0, err, failed = 0;
+	int err, failed = 0;
+	struct krsi_mark mark0;
 
 	krsi_init();
 	alarm(600);	/* a hang is a failure */
@@ -597,8 +598,7 @@ int main(void)
 	    !KRSI_CHECK_EQ("CAP_MAC_ADMIN effective in the parent", 1,
 			   cap_effective(CAP_MAC_ADMIN)))
 		return krsi_exit("lsm_mac_admin");
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 
 	skel = lsm_mac_admin__open();
 	if (!KRSI_CHECK_PTR("lsm_mac_admin__open", skel))
@@ -635,9 +635,6 @@ out:
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
 	lsm_mac_admin__destroy(skel);
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	return krsi_exit("lsm_mac_admin");
 }

@@ -222,7 +222,8 @@ static bool check_after(void)
 int main(int argc, char **argv)
 {
 	int seconds = argc > 1 ? atoi(argv[1]) : 20;
-	int progs0, links0, fd, err;
+	struct krsi_mark mark0;
+	int fd;
 
 	krsi_init();
 	if (seconds <= 0) {
@@ -239,8 +240,7 @@ int main(int argc, char **argv)
 		return krsi_exit("lsm_stress");
 	close(fd);
 
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 	skel = lsm_stress__open_and_load();
 	if (!KRSI_CHECK_PTR("lsm_stress__open_and_load", skel))
 		return krsi_exit("lsm_stress");
@@ -252,11 +252,7 @@ int main(int argc, char **argv)
 		check_after();
 	lsm_stress__destroy(skel);
 
-	err = !krsi_wait_objects(progs0, links0, 10);
-	if (err)
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	unlink(XATTR_FILE);
 	return krsi_exit("lsm_stress");
 }

@@ -334,7 +334,8 @@ int main(int argc, char **argv)
 {
 	unsigned long calls = DEFAULT_CALLS, hold_ms = HOLD_MS;
 	struct bpf_link *deny;
-	int progs0, links0, err;
+	struct krsi_mark mark0;
+	int err;
 
 	krsi_init();
 	if (argc > 3 || (argc > 1 && !parse_ulong(argv[1], &calls)) ||
@@ -346,8 +347,7 @@ int main(int argc, char **argv)
 	if (!open_cgroup_root())
 		return krsi_exit("lsm_tramp_race");
 
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 	skel = lsm_tramp_race__open();
 	if (!KRSI_CHECK_PTR("lsm_tramp_race__open", skel))
 		return krsi_exit("lsm_tramp_race");
@@ -385,10 +385,7 @@ int main(int argc, char **argv)
 		      krsi_live_count(HOOK));
 out:
 	lsm_tramp_race__destroy(skel);
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	close(cgroup_fd);
 	return krsi_exit("lsm_tramp_race");
 }

@@ -815,7 +815,7 @@ static void subtest(const char *name, void (*fn)(void))
 
 int main(void)
 {
-	int progs0, links0;
+	struct krsi_mark mark0;
 
 	krsi_init();
 	alarm(600);	/* a hang is a failure: TCG runs this in well under 60 s */
@@ -824,8 +824,7 @@ int main(void)
 	if (cgroup_fd < 0)
 		krsi_note("cannot open %s: %m; the lsm_cgroup attaches will fail",
 			  CGROUP_ROOT);
-	progs0 = krsi_nr_progs();
-	links0 = krsi_nr_links();
+	mark0 = krsi_mark_objects();
 
 	subtest("prctl_allow_after_deny", prctl_allow_after_deny);
 	subtest("prctl_default_after_deny", prctl_default_after_deny);
@@ -839,10 +838,7 @@ int main(void)
 
 	krsi_failed = any_failed;
 	krsi_skip_reason = skipped;
-	if (!krsi_wait_objects(progs0, links0, 10))
-		krsi_fail(__FILE__, __LINE__,
-			  "programs/links alive: %d/%d, before the test %d/%d",
-			  krsi_nr_progs(), krsi_nr_links(), progs0, links0);
+	KRSI_CHECK_OBJECTS_FREED(&mark0);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
 	return krsi_exit("lsm_verdict_rules");
