@@ -24,8 +24,10 @@ fi
 rm -rf "$work/base"
 mkdir -p "$work/base"
 git -C "$tree" archive base | tar -x -C "$work/base"
-# Errors and warnings fail; CHECKs are shown. The one CHECK the series
-# keeps, "Macro argument reuse 'FUNC'", is a token pasted into names.
+# Errors and warnings fail; CHECKs are shown. Those the series keeps:
+# "Macro argument reuse 'FUNC'" (a token pasted into names), CamelCase
+# register names where arm64's bpf_jit.h uses them, an alignment inside
+# LIBBPF_OPTS().
 bad=0 checks=0
 for n in "${names[@]}"; do
 	out=$(cd "$work/base" && { perl scripts/checkpatch.pl --strict --quiet "$patchdir/$n" 2>&1 || true; })
