@@ -74,30 +74,30 @@ RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
 .PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs lint patches clean distclean help
 
-all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting
+all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting [ARCH LSM]
 
-demo: kernel selftests $(GUEST) ## boot the guest and run the file_open deny/allow demonstration
+demo: kernel selftests $(GUEST) ## boot the guest and run the file_open deny/allow demonstration [ARCH LSM KSRC GUEST_TIMEOUT]
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/demo.log $(GUEST_TIMEOUT) $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh pipeline:$(STOUT)/file_open_deny
 
-check: kernel selftests bpf-selftests $(GUEST) ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped"
+check: kernel selftests bpf-selftests $(GUEST) ## every selftest in the guest, the harness's own tests; ends with "N passed, N failed, N skipped" [ARCH LSM KSRC GUEST_TIMEOUT; exit 2 on any failure (scripts/ci-check.sh tells a failed test, 1, from a failed build, 2)]
 	@$(ROOT)/scripts/check.sh $(BZIMAGE) $(LOGS) $(RESULTS) $(GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPOUT)
 
-check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak
+check-debug: debug-kernel selftests bpf-selftests-debug ## every selftest on the debug kernel, longer stress, fail_nth, kmemleak [LSM KSRC DEBUG_GUEST_TIMEOUT]
 	@$(ROOT)/scripts/check.sh $(KDOUT)/arch/x86/boot/bzImage $(LOGS)/debug $(RESULTS)/debug \
 		$(DEBUG_GUEST_TIMEOUT) $(LSM) $(STOUT) $(TPDOUT) debug
 
-check-cycles: kernel selftests $(GUEST) ## lsm_hostile with 10,000 attach/detach cycles in the guest (about 45 min)
+check-cycles: kernel selftests $(GUEST) ## lsm_hostile with 10,000 attach/detach cycles in the guest [ARCH LSM KSRC]
 	$(RUN_GUEST) $(BZIMAGE) $(LOGS)/cycles.log 5400 $(LSM) -- \
 		$(ROOT)/selftests/guest/run-tests.sh $(STOUT)/lsm_hostile,10000
 
-vm: kernel $(GUEST) ## an interactive shell in the test guest (exit the shell to power off)
+vm: kernel $(GUEST) ## an interactive shell in the test guest (exit the shell to power off) [ARCH LSM KSRC]
 	$(RUN_GUEST) -i $(BZIMAGE) $(LOGS)/vm.log 0 $(LSM) -- setsid -c -w bash -i
 
-deps: ## install the Debian packages the pipeline needs (apt)
+deps: ## install the Debian packages the pipeline needs (apt) [ARCH]
 	@$(ROOT)/scripts/install-deps.sh
 
-tree: deps ## the kernel tree: pristine base (tag "base") + the series
+tree: deps ## the kernel tree: pristine base (tag "base") + the series [TARBALL BASE_OK]
 ifneq ($(MANAGED),)
 	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL) $(ROOT)/series
 	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
@@ -106,10 +106,10 @@ endif
 $(KOUT)/.config: kernel-config.fragment $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
 	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
 
-kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image), modules_prepare and vmlinux (BTF)
+kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image), modules_prepare and vmlinux (BTF) [ARCH KSRC KOUT]
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
 
-initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static and bash-static
+initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static and bash-static [ARCH=arm64]
 
 $(INITRD): $(ROOT)/scripts/build-initramfs.sh $(wildcard $(ROOT)/selftests/guest/initramfs/krsi-init $(ROOT)/selftests/guest/initramfs/bin/*) | kernel
 	@$(ROOT)/scripts/build-initramfs.sh $(KOUT) $@
@@ -118,33 +118,33 @@ $(KDOUT)/.config: kernel-config.fragment kernel-config-debug.fragment $(wildcard
 	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment \
 		$(ROOT)/kernel-config-debug.fragment
 
-debug-kernel: tree $(KDOUT)/.config ## the same kernel with lockdep, KASAN, kmemleak and failslab
+debug-kernel: tree $(KDOUT)/.config ## the same kernel with lockdep, KASAN, kmemleak and failslab [KSRC KDOUT]
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KDOUT)
 
-selftests: kernel ## build the BPF test programs against the new vmlinux
+selftests: kernel ## build the BPF test programs against the new vmlinux [ARCH KSRC STOUT]
 	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) OUT=$(abspath $(STOUT))
 
-bpf-selftests: kernel ## build the tree's upstream test_progs (tools/testing/selftests/bpf) out of tree
+bpf-selftests: kernel ## build the tree's upstream test_progs (tools/testing/selftests/bpf) out of tree [ARCH KSRC TPOUT]
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KOUT) $(TPOUT)
 
-bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug kernel
+bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug kernel [KSRC TPDOUT]
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KDOUT) $(TPDOUT)
 
-stock-kernel: tree ## build the unpatched base with the same config, for make bench
+stock-kernel: tree ## build the unpatched base with the same config, for make bench [ARCH TARBALL]
 	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
 	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
 
-stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate
+stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate [TARBALL]
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(STOCK_SRC) $(STOCK_OUT) $(STOCK_TP)
 
-failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots out of BOOTS, stock 6.1 against the series (VCPUS=2)
+failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots out of BOOTS, stock 6.1 against the series (VCPUS=2) [TEST VCPUS BOOTS LSM]
 	@mkdir -p $(RESULTS)
 	@$(ROOT)/scripts/repeat-boots.sh $(TEST) $(LSM) $(VCPUS) $(BOOTS) $(RESULTS)/failure-rate \
 		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,$(STOCK_TP) series=$(BZIMAGE),$(TPOUT) | \
 		tee $(RESULTS)/failure-rate-$(TEST)-$(VCPUS)vcpu.txt
 
-distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options (issue 16)
+distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options
 	@mkdir -p $(B)/distro
 	@$(ROOT)/scripts/distro-config.sh $(B)/distro/kernel-config-distro.fragment
 
@@ -155,14 +155,14 @@ $(B)/distro/kernel-config-nolsm.fragment: $(ROOT)/kernel-config.fragment
 	@grep -v '^CONFIG_LSM=' $< >$@
 DISTRO_FRAGMENTS := $(B)/distro/kernel-config-nolsm.fragment $(B)/distro/kernel-config-distro.fragment
 
-distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## the series with Debian's config options (build/distro/kernel)
+distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## the series with Debian's config options (build/distro/kernel) [KSRC]
 	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(DISTRO_KOUT) $(DISTRO_FRAGMENTS)
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(DISTRO_KOUT)
 
 # Debian's CONFIG_LSM, read when the recipe runs (after the build).
 DISTRO_LSM = $(shell sed -n 's/^CONFIG_LSM="\(.*\)"$$/\1/p' $(DISTRO_KOUT)/.config)
 
-check-distro: distro-kernel ## make check on the Debian-config kernel with Debian's lsm= (AppArmor active, no policy)
+check-distro: distro-kernel ## make check on the Debian-config kernel with Debian's lsm= (AppArmor active, no policy) [KSRC GUEST_TIMEOUT]
 	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(DISTRO_KOUT) OUT=$(B)/distro/selftests
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(DISTRO_KOUT) $(B)/distro/bpf-selftests
 	@$(ROOT)/scripts/check.sh $(DISTRO_KOUT)/arch/x86/boot/bzImage $(LOGS)/distro $(RESULTS)/distro \
@@ -186,7 +186,7 @@ ifeq ($(ARCH),arm64)
 # Stock arm64 6.1 cannot attach LSM programs (no ftrace direct calls):
 # configuration (4) is left out, as are the attach cycles of (2) and (3),
 # and stock-attach.txt records why.
-bench: kernel selftests initramfs stock-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount); ARCH=arm64: our config, without (4)
+bench: kernel selftests initramfs stock-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount; ARCH=arm64: our config, without (4)) [ARCH LSM BENCH_OUT BENCH_OPTS]
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT)) ARCH=arm64
 	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) -C 1,2,3,5,6 -c 0 $(BENCH_OPTS) \
@@ -195,7 +195,7 @@ bench: kernel selftests initramfs stock-kernel ## instructions per operation, st
 	@$(ROOT)/scripts/bench-stock-attach.sh $(STOCK_OUT)/$(IMAGE_PATH) $(BENCH_OUT) $(BENCH_LSM),bpf \
 		>$(BENCH_OUT)/stock-attach.txt
 else
-bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount)
+bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instructions per operation, stock against the series, our config and Debian's (QEMU -icount; ARCH=arm64: our config, without (4)) [ARCH LSM BENCH_OUT BENCH_OPTS]
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
 	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) $(BENCH_OPTS) \
@@ -204,24 +204,29 @@ bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instru
 	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
 endif
 
+docs-update: ## rewrite the generated parts of README.md and Documentation/ from their sources
+	@$(ROOT)/scripts/docs-generate.py --update $(ROOT)/README.md
+	@$(ROOT)/scripts/bench-docs.py $(ROOT)/Documentation/bench/results.csv --update $(ROOT)/README.md \
+		$(ROOT)/Documentation/residual-cost.md $(ROOT)/Documentation/distributions.md
+
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
 	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(B)/docs
 
-lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch
+lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch [KSRC]
 	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint
 
-patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux
+patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux [KSRC]
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
 
-clean: ## remove build outputs, keep the kernel tree and ccache
+clean: ## remove build outputs, keep the kernel tree and ccache [ARCH KSRC]
 	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(if $(GUEST),$(INITRD),$(B)/lint)
 ifneq ($(MANAGED),)
 	if [ -d $(KSRC)/.git ]; then git -C $(KSRC) worktree prune; fi
 endif
 
-distclean: ## remove everything under build/
+distclean: ## remove everything under build/ [B]
 	rm -rf $(B)
 
-help: ## this list
+help: ## this list: each target once, the variables it reads in brackets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		awk '{ t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); printf "  make %-20s %s\n", t, $$0 }'
+		awk '{ t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); if (!seen[t]++) printf "  make %-20s %s\n", t, $$0 }'

@@ -93,7 +93,8 @@ if [[ -z $debug && -z ${KRSI_TESTS:-} ]]; then
 	h=$(realpath "$here/../selftests/harness")
 	boots+=(harness)
 	harness=("$h/base-version.sh" "$h/failed-apply.sh" "$h/clean-worktrees.sh"
-		"$h/other-tree.sh" "$h/forced-failures.sh" "$h/bench-figures.sh")
+		"$h/other-tree.sh" "$h/forced-failures.sh" "$h/bench-figures.sh"
+		"$h/apply-commands.sh" "$h/docs-generated.sh" "$h/ci-exit-codes.sh")
 	[[ ${KRSI_ARCH:-x86_64} != arm64 ]] || harness=("$h/forced-failures.sh")
 	KRSI_IMAGE=$image KRSI_SELFTESTS=$st KRSI_LSM=$lsm KRSI_WORK=$logs/forced \
 		KRSI_RESULTS=$results/harness.raw "$runner" "${harness[@]}" || true

@@ -33,20 +33,19 @@ if [[ -f $series ]] && [[ ! -f $stamp ||
 		fi
 	done < <("$(dirname "$0")/series-patches.sh" "$series" "$patchdir")
 fi
-# Expanded first: a figure missing from results.csv leaves patches/ as it is.
+# Expanded first: a figure missing from its source leaves patches/ as it is.
 docs=$(dirname "$0")/../Documentation
 cover=
 if [[ -f $docs/cover-letter.txt ]]; then
 	cover=$(mktemp)
 	trap 'rm -f "$cover"' EXIT
-	"$(dirname "$0")/bench-docs.py" "$docs/bench/results.csv" \
-		--expand "$docs/cover-letter.txt" >"$cover"
+	"$(dirname "$0")/cover-letter.sh" >"$cover"
 fi
 find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 git -C "$tree" format-patch -q --no-signature --zero-commit --base=base \
 	--cover-letter -o "$patchdir" base..HEAD
-# The cover letter's subject and text: first line and the rest of $cover,
-# its bench figures filled in from results.csv (scripts/bench-docs.py).
+# The cover letter's subject and text: first line and the rest of $cover
+# (scripts/cover-letter.sh: bench figures, behaviour changes, test runs).
 # Its author and date are HEAD's, not the local identity and the clock, so
 # that exporting the same commits gives the same files.
 if [[ -n $cover ]]; then

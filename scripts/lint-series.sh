@@ -1,5 +1,5 @@
 #!/bin/bash
-# Check the series as a reviewer would: checkpatch.pl --strict of the base
+# Check the series as upstream maintainers do: checkpatch.pl --strict of the base
 # tree on every patch (no errors, no warnings), `quilt push -a` on a pristine
 # copy of the base, and a kernel build after each patch in turn.
 # usage: lint-series.sh <tree> <series> <patchdir> <workdir>

@@ -31,19 +31,18 @@ rebuilt Documentation/bench --against Documentation/bench/run2 --beside Document
 rebuilt Documentation/bench/arm64
 rebuilt Documentation/bench/callsite --against Documentation/bench
 
-docs=("$root/README.md" "$root/Documentation/residual-cost.md")
+docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
 "$root/scripts/bench-docs.py" "$bench/results.csv" --check "${docs[@]}" ||
 	fail "a document's bench figures differ from results.csv"
 
 # The cover letter's text, expanded, must appear in the exported patch.
-"$root/scripts/bench-docs.py" "$bench/results.csv" \
-	--expand "$root/Documentation/cover-letter.txt" | tail -n +2 >"$work/cover.txt"
+"$root/scripts/cover-letter.sh" | tail -n +2 >"$work/cover.txt"
 python3 - "$work/cover.txt" "$root/patches/0000-cover-letter.patch" <<'PY' ||
 import sys
 want, patch = (open(p).read() for p in sys.argv[1:3])
 sys.exit(0 if want.strip("\n") in patch else 1)
 PY
-	fail "patches/0000-cover-letter.patch is not Documentation/cover-letter.txt expanded from results.csv (make patches)"
+	fail "patches/0000-cover-letter.patch is not scripts/cover-letter.sh's text (make patches)"
 
 # The figures of the patches' messages (scripts/update-patch-figures.sh).
 patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)

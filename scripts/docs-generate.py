@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""Put the behaviour-change table and the recorded test runs into the documents.
+
+Two sources, each the only place its facts are written:
+  Documentation/behaviour-changes.md   the table of behaviour changes
+  Documentation/runs/<name>.txt        "key: value" records of test runs
+                                       (scripts/record-run.py writes them)
+
+  docs-generate.py --update FILE...    rewrite, in place, each block between
+      "<!-- generated:<style> -->" and "<!-- /generated -->" and the value
+      after each "<!--@run:<name>/<key>-->" (Markdown: README.md);
+  docs-generate.py --check FILE...     exit 1, naming the file, when --update
+      would change it;
+  docs-generate.py --expand TEMPLATE   print TEMPLATE with each
+      "@generated:<style>@" line replaced and each "@run:<name>/<key>@"
+      filled (the cover letter; scripts/export-patches.sh runs it);
+  docs-generate.py --rst FILE --update|--check
+      the same for the "Behaviour changes from 6.1" section of
+      Documentation/bpf/prog_lsm.rst.
+
+<style>: "behaviour" (the table, without its release-note column), "release-notes"
+(a Markdown list of the changes marked as such), "behaviour-text" (a plain-text list
+for the cover letter), "runs" (a Markdown table of the recorded runs, each
+said to be of the current series or of an earlier one), "patches" (a
+Markdown table of the series' patches and their subjects).
+"""
+
+import argparse
+import email
+import email.policy
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
+TABLE = os.path.join(ROOT, "Documentation", "behaviour-changes.md")
+RUNS = os.path.join(ROOT, "Documentation", "runs")
+COLUMNS = ["Change", "Patches", "Detect", "Adapt", "Release note"]
+BLOCK_START = re.compile(r"^<!-- generated:(\S+) -->$")
+BLOCK_END = "<!-- /generated -->"
+TEMPLATE_LINE = re.compile(r"^@generated:(\S+)@$")
+RUN_REF = r"run:([a-z0-9-]+)/([a-z_]+)"
+RUN_TAGGED = re.compile(rf"(<!--@{RUN_REF}-->)([0-9A-Za-z.+-]*)")
+RUN_INLINE = re.compile(rf"@{RUN_REF}@")
+RST_TITLE = "Behaviour changes from 6.1"
+
+
+def die(msg):
+    print(f"docs-generate.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def rows():
+    """The table's rows as dicts of COLUMNS ($KRSI_BEHAVIOUR_TABLE: another
+    copy of the table, for the harness's test of this check)."""
+    table = os.environ.get("KRSI_BEHAVIOUR_TABLE", TABLE)
+    try:
+        with open(table) as f:
+            lines = [x.rstrip("\n") for x in f if x.startswith("|")]
+    except OSError as e:
+        die(f"cannot read {table}: {e.strerror}")
+    cells = [[c.strip() for c in x.strip("|").split(" | ")] for x in lines]
+    if not cells or cells[0] != COLUMNS:
+        die(f"{table}: the header must be | {' | '.join(COLUMNS)} |")
+    out = []
+    for n, row in enumerate(cells[2:], 1):
+        if len(row) != len(COLUMNS) or row[4] not in ("yes", "no") or not all(row):
+            die(f"{table}: row {n} needs {len(COLUMNS)} non-empty cells, the last yes or no")
+        out.append(dict(zip(COLUMNS, row)))
+    return out
+
+
+def wrap(text, width, first, rest):
+    """textwrap that never breaks inside a `code` span."""
+    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), text)
+    lines = textwrap.wrap(protected, width, initial_indent=first, subsequent_indent=rest,
+                          break_long_words=False, break_on_hyphens=False)
+    return [x.replace("\0", " ") for x in lines]
+
+
+def patches_label(cell):
+    nums = [n.strip() for n in cell.split(",")]
+    # \0: a space textwrap must not break at (wrap() restores it).
+    return ("patch\0" if len(nums) == 1 else "patches\0") + ",\0".join(nums)
+
+
+def render(style, table):
+    if style == "behaviour":
+        lines = ["| Change | Patch | Detect | Adapt |", "|---|---|---|---|"]
+        lines += [f"| {r['Change']} | {r['Patches']} | {r['Detect']} | {r['Adapt']} |" for r in table]
+        return lines
+    if style == "release-notes":
+        return [f"- {r['Change']} Detect: {r['Detect']} Adapt: {r['Adapt']}"
+                for r in table if r["Release note"] == "yes"]
+    if style == "patches":
+        return patches_table()
+    if style == "runs":
+        return runs_table()
+    if style == "behaviour-text":
+        lines = []
+        for r in table:
+            plain = f"{r['Change']} ({patches_label(r['Patches'])})".replace("`", "")
+            lines += wrap(plain, 72, "- ", "  ")
+        return lines
+    die(f"unknown style '{style}' (behaviour, release-notes, behaviour-text or runs)")
+
+
+def rst_section(table):
+    """The body of prog_lsm.rst's section, between its underline and the
+    next section's title: a blank line, the list, a blank line."""
+    lines = [""]
+    for r in table:
+        text = f"{r['Change']} Detect: {r['Detect']} Adapt: {r['Adapt']}"
+        text = re.sub(r"`([^`]*)`", r"``\1``", text)
+        lines += wrap(text, 76, "* ", "  ")
+    return lines + [""]
+
+
+def record(name):
+    path = os.path.join(RUNS, f"{name}.txt")
+    try:
+        with open(path) as f:
+            return dict(x.rstrip("\n").split(": ", 1) for x in f if ": " in x and not x.startswith("#"))
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}; scripts/record-run.py writes it")
+
+
+def runs_table():
+    """Every recorded run, make check's first."""
+    current = subprocess.run([os.path.join(ROOT, "scripts", "series-checksum.sh"),
+                              os.path.join(ROOT, "series"), os.path.join(ROOT, "patches")],
+                             check=True, capture_output=True, text=True).stdout[:12]
+    names = sorted((f[:-4] for f in os.listdir(RUNS) if f.endswith(".txt")),
+                   key=lambda n: (n != "check", n))
+    lines = ["| command | result | boots | wall time | `build/` after | run on |",
+             "|---|---|---|---|---|---|"]
+    for n in names:
+        r = record(n)
+        series = "this series" if r["series"] == current else \
+            f"an earlier series ({r['patches']} patches)"
+        wall = f"{r['minutes']} min" if "minutes" in r else "not recorded"
+        disk = f"{r['build_gib']} GiB" if "build_gib" in r else "not recorded"
+        lines.append(f"| `{r['command']}` | {r['passed']} passed, {r['failed']} failed, "
+                     f"{r['skipped']} skipped | {r['boots']} | {wall} | {disk} | "
+                     f"{r['date']}, {r['commit']}, {series} |")
+    return lines
+
+
+def patches_table():
+    """One line per patch of `series`: its number and subject."""
+    lines = ["| patch | subject |", "|---:|---|"]
+    with open(os.path.join(ROOT, "series")) as f:
+        names = [x.split("#")[0].strip() for x in f]
+    for n, name in enumerate(filter(None, names), 1):
+        with open(os.path.join(ROOT, "patches", name), "rb") as f:
+            msg = email.message_from_binary_file(f, policy=email.policy.default)
+        subject = re.sub(r"^\[PATCH[^]]*\] ", "", " ".join(str(msg["Subject"]).split()))
+        lines.append(f"| {n} | [{subject}](patches/{name}) |")
+    return lines
+
+
+def run_value(name, key):
+    rec = record(name)
+    if key not in rec:
+        die(f"Documentation/runs/{name}.txt has no '{key}' (keys: {', '.join(rec)})")
+    return rec[key]
+
+
+def updated(text, path, table):
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        out.append(lines[i])
+        m = BLOCK_START.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        end = next((j for j in range(i, len(lines)) if lines[j] == BLOCK_END), None)
+        if end is None:
+            die(f"{path}: '{lines[i - 1]}' has no '{BLOCK_END}' after it")
+        out += render(m.group(1), table)
+        i = end
+    return RUN_TAGGED.sub(lambda g: g.group(1) + run_value(g.group(2), g.group(3)), "\n".join(out))
+
+
+def expanded(text, table):
+    out = []
+    for line in text.split("\n"):
+        m = TEMPLATE_LINE.match(line)
+        if m:
+            out += render(m.group(1), table)
+        else:
+            out.append(RUN_INLINE.sub(lambda g: run_value(g.group(1), g.group(2)), line))
+    return "\n".join(out)
+
+
+def rst_updated(text, path, table):
+    lines = text.split("\n")
+    try:
+        start = lines.index(RST_TITLE) + 2
+    except ValueError:
+        die(f"{path} has no section '{RST_TITLE}'")
+    # The next title: a line underlined by a line of one repeated character.
+    end = next((j for j in range(start, len(lines) - 1)
+                if lines[j] and re.fullmatch(r"([-=~^])\1+", lines[j + 1])), None)
+    if end is None:
+        die(f"{path}: no section after '{RST_TITLE}'")
+    return "\n".join(lines[:start] + rst_section(table) + lines[end:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rst", metavar="PROG_LSM_RST")
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--update", nargs="*", metavar="FILE")
+    mode.add_argument("--check", nargs="*", metavar="FILE")
+    mode.add_argument("--expand", metavar="TEMPLATE")
+    args = ap.parse_args()
+    table = rows()
+    if args.expand:
+        with open(args.expand) as f:
+            sys.stdout.write(expanded(f.read(), table))
+        return 0
+    files = args.update if args.update is not None else args.check
+    if args.rst:
+        files = files + [args.rst]
+    if not files:
+        die("name the files to --update or --check")
+    stale = 0
+    for path in files:
+        with open(path) as f:
+            text = f.read()
+        new = rst_updated(text, path, table) if path == args.rst else updated(text, path, table)
+        if new == text:
+            continue
+        if args.check is not None:
+            how = f"--rst {path} --update" if path == args.rst else f"--update {path}"
+            print(f"docs-generate.py: {path} differs from {os.path.relpath(TABLE, ROOT)} or "
+                  f"Documentation/runs/; run scripts/docs-generate.py {how}", file=sys.stderr)
+            stale = 1
+        else:
+            with open(path, "w") as f:
+                f.write(new)
+            print(f"docs-generate.py: updated {path}", file=sys.stderr)
+    return stale
+
+
+if __name__ == "__main__":
+    sys.exit(main())

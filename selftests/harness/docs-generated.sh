@@ -1,0 +1,50 @@
+#!/bin/bash
+# Each fact is written once and the documents show it as generated: README.md
+# holds what scripts/docs-generate.py renders from
+# Documentation/behaviour-changes.md, Documentation/runs/, series and the
+# patches' subjects; the prog_lsm.rst of the series' tree (patch 21) holds
+# the behaviour table's section. A table with one row dropped must fail
+# both checks. `make help` names each target once, and no tracked file
+# speaks of the project's own issues, reviews or sessions.
+set -euo pipefail
+
+root=$(realpath "$(dirname "$0")/../..")
+tree=${KRSI_TREE:-$root/build/linux}
+gen=$root/scripts/docs-generate.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "# docs-generated: $*"; exit 1; }
+
+"$gen" --check "$root/README.md" 2>"$work/err" || fail "$(cat "$work/err")"
+
+stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
+[[ -f $stamp && $(cut -d' ' -f1 "$stamp") == $("$root/scripts/series-checksum.sh" "$root/series" "$root/patches") ]] ||
+	fail "$tree does not hold this series (run make tree)"
+git -C "$tree" show "$(cut -d' ' -f2 "$stamp"):Documentation/bpf/prog_lsm.rst" >"$work/prog_lsm.rst"
+"$gen" --rst "$work/prog_lsm.rst" --check 2>"$work/err" ||
+	fail "patch 21's prog_lsm.rst: $(cat "$work/err")"
+
+# A row dropped from the table must be caught in both documents.
+awk '/^\| / && ++n == 4 { next } { print }' "$root/Documentation/behaviour-changes.md" >"$work/table.md"
+cmp -s "$work/table.md" "$root/Documentation/behaviour-changes.md" && fail "no row to drop"
+KRSI_BEHAVIOUR_TABLE=$work/table.md "$gen" --check "$root/README.md" 2>/dev/null &&
+	fail "docs-generate.py --check missed a row dropped from the table in README.md"
+KRSI_BEHAVIOUR_TABLE=$work/table.md "$gen" --rst "$work/prog_lsm.rst" --check 2>/dev/null &&
+	fail "docs-generate.py --check missed a row dropped from the table in prog_lsm.rst"
+
+# make help: every target once, and every target of .PHONY in it.
+make -s -C "$root" help >"$work/help" 2>&1 || fail "make help failed: $(head -3 "$work/help")"
+dups=$(awk '{ print $2 }' "$work/help" | sort | uniq -d)
+[[ -z $dups ]] || fail "make help lists more than once: $dups"
+read -r -a phony <<<"$(sed -n 's/^\.PHONY: //p' "$root/Makefile")"
+for t in "${phony[@]}"; do
+	awk -v t="$t" '$2 == t { found = 1 } END { exit !found }' "$work/help" ||
+		fail "make help does not list $t"
+done
+
+# The project's bookkeeping stays out of what it ships.
+words='\b(issue|review)s? #?[0-9]|\bsessions?\b|\b(the|this|that) issue\b|\bfound by review\b'
+if hits=$(git -C "$root" ls-files -z | xargs -0 grep -InHiE "$words" -- 2>/dev/null); then
+	fail "words of the project's bookkeeping: $(head -3 <<<"$hits")"
+fi
+echo "# docs-generated: README.md and prog_lsm.rst match their sources; a dropped row is caught; make help lists $(wc -l <"$work/help") targets once"
