@@ -80,6 +80,11 @@ def wrap(text, width, first, rest):
     return [x.replace("\0", " ") for x in lines]
 
 
+def clause(cell):
+    """A cell as the clause after "Detect:" or "Adapt:" in running text."""
+    return cell[0].lower() + cell[1:] if cell[:2].istitle() else cell
+
+
 def patches_label(cell):
     nums = [n.strip() for n in cell.split(",")]
     # \0: a space textwrap must not break at (wrap() restores it).
@@ -92,7 +97,7 @@ def render(style, table):
         lines += [f"| {r['Change']} | {r['Patches']} | {r['Detect']} | {r['Adapt']} |" for r in table]
         return lines
     if style == "release-notes":
-        return [f"- {r['Change']} Detect: {r['Detect']} Adapt: {r['Adapt']}"
+        return [f"- {r['Change']} Detect: {clause(r['Detect'])} Adapt: {clause(r['Adapt'])}"
                 for r in table if r["Release note"] == "yes"]
     if style == "patches":
         return patches_table()
@@ -112,7 +117,7 @@ def rst_section(table):
     next section's title: a blank line, the list, a blank line."""
     lines = [""]
     for r in table:
-        text = f"{r['Change']} Detect: {r['Detect']} Adapt: {r['Adapt']}"
+        text = f"{r['Change']} Detect: {clause(r['Detect'])} Adapt: {clause(r['Adapt'])}"
         text = re.sub(r"`([^`]*)`", r"``\1``", text)
         lines += wrap(text, 76, "* ", "  ")
     return lines + [""]
