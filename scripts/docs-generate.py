@@ -133,12 +133,11 @@ def record(name):
 
 
 def runs_table():
-    """Every recorded run, make check's first."""
+    """Every recorded run, by name (make check's first)."""
     current = subprocess.run([os.path.join(ROOT, "scripts", "series-checksum.sh"),
                               os.path.join(ROOT, "series"), os.path.join(ROOT, "patches")],
                              check=True, capture_output=True, text=True).stdout[:12]
-    names = sorted((f[:-4] for f in os.listdir(RUNS) if f.endswith(".txt")),
-                   key=lambda n: (n != "check", n))
+    names = sorted(f[:-4] for f in os.listdir(RUNS) if f.endswith(".txt"))
     lines = ["| command | result | boots | wall time | `build/` after | run on |",
              "|---|---|---|---|---|---|"]
     for n in names:
@@ -147,9 +146,10 @@ def runs_table():
             f"an earlier series ({r['patches']} patches)"
         wall = f"{r['minutes']} min" if "minutes" in r else "not recorded"
         disk = f"{r['build_gib']} GiB" if "build_gib" in r else "not recorded"
+        note = f"; {r['note']}" if "note" in r else ""
         lines.append(f"| `{r['command']}` | {r['passed']} passed, {r['failed']} failed, "
                      f"{r['skipped']} skipped | {r['boots']} | {wall} | {disk} | "
-                     f"{r['date']}, {r['commit']}, {series} |")
+                     f"{r['date']}, {r['commit']}, {series}{note} |")
     return lines
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Record a finished test run in Documentation/runs/<name>.txt.
 
-usage: record-run.py <results dir> <name> <command> [--seconds S] [--commit REV]
+usage: record-run.py <results dir> <name> <command> [--seconds S] [--commit REV] [--note TEXT]
 
 Reads <results dir>/junit.xml (scripts/collect-results.py wrote it) and
 writes "key: value" lines: the command, the totals, the boots, the run's
@@ -48,6 +48,7 @@ def main():
     ap.add_argument("command")
     ap.add_argument("--seconds", type=float)
     ap.add_argument("--commit", default="HEAD")
+    ap.add_argument("--note", help="how the run was made, shown beside it (e.g. cold ccache)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
                     help="the output directory whose size is recorded (default build/)")
     args = ap.parse_args()
@@ -83,6 +84,8 @@ def main():
         "series": checksum,
         "patches": patches,
     })
+    if args.note:
+        rec["note"] = args.note
     os.makedirs(os.path.join(ROOT, "Documentation", "runs"), exist_ok=True)
     path = os.path.join(ROOT, "Documentation", "runs", f"{args.name}.txt")
     with open(path, "w") as f:
