@@ -72,7 +72,7 @@ endif
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs docs-update lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting [ARCH LSM]
 
@@ -141,7 +141,8 @@ stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make f
 failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots out of BOOTS, stock 6.1 against the series (VCPUS=2) [TEST VCPUS BOOTS LSM]
 	@mkdir -p $(RESULTS)
 	@$(ROOT)/scripts/repeat-boots.sh $(TEST) $(LSM) $(VCPUS) $(BOOTS) $(RESULTS)/failure-rate \
-		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,$(STOCK_TP) series=$(BZIMAGE),$(TPOUT) | \
+		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,test_progs=$(STOCK_TP):$(TEST) \
+		series=$(BZIMAGE),test_progs=$(TPOUT):$(TEST) | \
 		tee $(RESULTS)/failure-rate-$(TEST)-$(VCPUS)vcpu.txt
 
 distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options
