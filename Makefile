@@ -72,7 +72,7 @@ endif
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate distro-config distro-kernel stock-distro-kernel check-distro bench docs docs-update lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate attach-churn distro-config distro-kernel stock-distro-kernel check-distro bench docs docs-update lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting [ARCH LSM]
 
@@ -144,6 +144,17 @@ failure-rate: kernel bpf-selftests stock-bpf-selftests ## TEST's failing boots o
 		stock=$(STOCK_OUT)/arch/x86/boot/bzImage,test_progs=$(STOCK_TP):$(TEST) \
 		series=$(BZIMAGE),test_progs=$(TPOUT):$(TEST) | \
 		tee $(RESULTS)/failure-rate-$(TEST)-$(VCPUS)vcpu.txt
+
+# make attach-churn: lsm_attach_churn under multi-threaded TCG by default,
+# where stock 6.1 panics on a stale int3 (Documentation/int3-churn.md).
+ACCEL ?= tcg
+CYCLES ?= 300
+
+attach-churn: kernel selftests stock-kernel ## lsm_attach_churn (a deny and an fentry program on file_mprotect, a second program attached and detached CYCLES times) in BOOTS boots each of stock 6.1 and the series, 2 vCPUs under ACCEL [BOOTS CYCLES ACCEL LSM]
+	@mkdir -p $(RESULTS)
+	@KRSI_ACCEL=$(ACCEL) $(ROOT)/scripts/repeat-boots.sh lsm_attach_churn $(LSM) 2 $(BOOTS) \
+		$(RESULTS)/attach-churn stock=$(STOCK_OUT)/arch/x86/boot/bzImage,$(STOUT)/lsm_attach_churn,$(CYCLES) \
+		series=$(BZIMAGE),$(STOUT)/lsm_attach_churn,$(CYCLES) | tee $(RESULTS)/attach-churn.txt
 
 distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options
 	@mkdir -p $(B)/distro
