@@ -5,8 +5,13 @@
  * BPF_RAW_TRACEPOINT_OPEN, until an attach sees no injected fault. After
  * every failed attach: the error is ENOMEM, the hook is not live, no link
  * was left behind, and an attach without injection works and denies. An
- * attach that succeeded despite a fault must work the same. Needs
- * CONFIG_FAULT_INJECTION, CONFIG_FAILSLAB and debugfs (make check-debug).
+ * attach that succeeded despite a fault must work the same. Then the
+ * detach: for n = 1, 2, ... the nth fault point of the close() of the
+ * hook's last link fails, until a close sees no injected fault. After
+ * each, the hook is dark, no link is left, and a new attach works and
+ * denies (a trampoline freed while the call site still called its image
+ * made every later attach fail with EBUSY). Needs CONFIG_FAULT_INJECTION,
+ * CONFIG_FAILSLAB and debugfs (make check-debug).
  */
 
 #include <errno.h>
@@ -128,6 +133,47 @@ static void sweep(bool link_create)
 	injected_total += faults;
 }
 
+/* Fail the nth fault point of the close of the hook's only link. */
+static void sweep_detach(void)
+{
+	int n, fd, faults = 0;
+	struct krsi_mark mark;
+	bool injected;
+	char what[96];
+
+	for (n = 1; n <= MAX_NTH; n++) {
+		snprintf(what, sizeof(what), "close of the last link, fault %d", n);
+		mark = krsi_mark_objects();
+		fd = attach(true);
+		if (!KRSI_CHECK_ERRNO(what, 0, fd < 0 ? errno : 0) ||
+		    !KRSI_CHECK_EQ(what, 1, krsi_live_count(HOOK)))
+			return;
+		if (!arm(n)) {
+			krsi_fail(__FILE__, __LINE__, "arming fail-nth: %s", strerror(errno));
+			return;
+		}
+		close(fd);
+		injected = disarm();
+		faults += injected;
+		if (!KRSI_CHECK_EQ(what, 0, krsi_live_count(HOOK)) ||
+		    !KRSI_CHECK_EQ(what, 0, krsi_new_links(&mark)))
+			return;
+		snprintf(what, sizeof(what),
+			 "attach after a close with fault %d", n);
+		fd = attach(true);
+		if (!KRSI_CHECK_ERRNO(what, 0, fd < 0 ? errno : 0) ||
+		    !works(fd, what))
+			return;
+		if (!injected)
+			break;
+	}
+	if (n > MAX_NTH)
+		krsi_fail(__FILE__, __LINE__, "close: still injecting at %d", n);
+	krsi_note("close of the last link: %d fault points, %d faults injected, each followed by a working attach",
+		  n - 1, faults);
+	injected_total += faults;
+}
+
 int main(void)
 {
 	struct krsi_mark mark0;
@@ -154,6 +200,7 @@ int main(void)
 
 	sweep(true);
 	sweep(false);
+	sweep_detach();
 	krsi_note("%lu faults injected in all", injected_total);
 
 	lsm_fail_nth__destroy(skel);

@@ -549,7 +549,7 @@ static void freplace_lsm(void)
 			 err_of(op_freplace()));
 }
 
-/* An fmod_ret program on security_*() is policy too (patch 8 gates its
+/* An fmod_ret program on security_*() is policy too (patch 10 gates its
  * attach): its code may not be replaced either.
  */
 static void freplace_fmod_ret_security(void)

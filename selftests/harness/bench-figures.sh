@@ -61,7 +61,7 @@ rc=0
 "$root/scripts/bench-docs.py" "$bench/results.csv" --check-patches "$bench/patch-figures.txt" \
 	"$work"/patches/*.patch 2>"$work/check.err" || rc=$?
 [[ $rc == 1 ]] || fail "bench-docs.py --check-patches gave $rc on a changed figure, want 1"
-grep -q 'passage 2/21 .*+99999.9' "$work/check.err" ||
+grep -q 'passage 2/23 .*+99999.9' "$work/check.err" ||
 	fail "bench-docs.py --check-patches did not name the stale passage: $(head -c 300 "$work/check.err")"
 "$root/scripts/bench-docs.py" "$bench/results.csv" --message "$bench/patch-figures.txt" \
 	<"${p2[0]}" >"$work/p2.fixed"

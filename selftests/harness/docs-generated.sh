@@ -2,7 +2,7 @@
 # Each fact is written once and the documents show it as generated: README.md
 # holds what scripts/docs-generate.py renders from
 # Documentation/behaviour-changes.md, Documentation/runs/, series and the
-# patches' subjects; the prog_lsm.rst of the series' tree (patch 21) holds
+# patches' subjects; the prog_lsm.rst of the series' tree (its last patch) holds
 # the behaviour table's section. A table with one row dropped must fail
 # both checks. `make help` names each target once, and no tracked file
 # speaks of the project's own bookkeeping (this file names its words).
@@ -22,7 +22,7 @@ stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
 	fail "$tree does not hold this series (run make tree)"
 git -C "$tree" show "$(cut -d' ' -f2 "$stamp"):Documentation/bpf/prog_lsm.rst" >"$work/prog_lsm.rst"
 "$gen" --rst "$work/prog_lsm.rst" --check 2>"$work/err" ||
-	fail "patch 21's prog_lsm.rst: $(cat "$work/err")"
+	fail "the series' prog_lsm.rst: $(cat "$work/err")"
 
 # A row dropped from the table must be caught in both documents.
 awk '/^\| / && ++n == 4 { next } { print }' "$root/Documentation/behaviour-changes.md" >"$work/table.md"
