@@ -7,18 +7,21 @@ Reads <results dir>/junit.xml (scripts/collect-results.py wrote it) and
 writes "key: value" lines: the command, the totals, the boots, the run's
 wall time when given (scripts/ci-check.sh leaves it in
 <results dir>/wall-seconds), the size of build/ after the run, the commit of this repository the run was made
-on (default HEAD) and the checksum of its series, so that
+on (default HEAD) and the checksum of the code its series changes
+(scripts/series_code.py: documents left out), so that
 scripts/docs-generate.py can tell a run of the current series from one of
 an earlier version. The documents take every test count from these files.
 """
 
 import argparse
 import datetime
-import hashlib
 import os
 import subprocess
 import sys
 from xml.etree import ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from series_code import code_checksum  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -29,16 +32,11 @@ def die(msg):
 
 
 def series_checksum(commit):
-    """scripts/series-checksum.sh of the series and patches at commit."""
+    """series_code.code_checksum() of the series and patches at commit."""
     def show(path):
         return subprocess.run(["git", "-C", ROOT, "show", f"{commit}:{path}"],
-                              check=True, capture_output=True).stdout
-    series = show("series")
-    names = [x.split("#")[0].strip() for x in series.decode().split("\n")]
-    h = hashlib.sha256(series)
-    for n in filter(None, names):
-        h.update(show(f"patches/{n}"))
-    return h.hexdigest()[:12], sum(1 for n in names if n)
+                              check=True, capture_output=True, text=True).stdout
+    return code_checksum(show("series"), lambda n: show(f"patches/{n}"))
 
 
 def main():
