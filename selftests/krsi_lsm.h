@@ -8,12 +8,16 @@
 #define __KRSI_LSM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+
+#include "krsi_test.h"
 
 #define KRSI_LIVE_HOOKS "/sys/kernel/security/bpf/live_hooks"
 
@@ -116,6 +120,35 @@ static inline bool krsi_wait_objects(const struct krsi_mark *m, int progs,
 	 (krsi_fail(__FILE__, __LINE__,						\
 		    "programs/links created by the test still alive: %d/%d",	\
 		    krsi_new_progs(m), krsi_new_links(m)), false))
+
+/* Attached through @fd to @hook: the hook is live, an open() by this
+ * thread fails with EPERM from a program that denies the thread in
+ * *@target_tid and counts its denials in *@denied; then @fd is closed and
+ * the hook is dark. True if all of it held; each failure is reported as
+ * @what.
+ */
+static inline bool krsi_check_denies_then_detaches(int fd, const char *hook,
+						   const char *what,
+						   volatile int *target_tid,
+						   volatile __u64 *denied)
+{
+	__u64 before = *denied;
+	int probe, err;
+	bool ok = true;
+
+	ok &= KRSI_CHECK_EQ(what, 1, krsi_live_count(hook));
+	*target_tid = syscall(SYS_gettid);
+	probe = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	err = probe < 0 ? errno : 0;
+	*target_tid = 0;
+	if (probe >= 0)
+		close(probe);
+	ok &= KRSI_CHECK_ERRNO(what, EPERM, err);
+	ok &= KRSI_CHECK_EQ(what, before + 1, *denied);
+	close(fd);
+	ok &= KRSI_CHECK_EQ(what, 0, krsi_live_count(hook));
+	return ok;
+}
 
 static inline double krsi_now(void)
 {

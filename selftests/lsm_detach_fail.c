@@ -29,22 +29,8 @@ static int prog_fd;
 /* Attached through @fd: live, denies, then detached and dark. */
 static bool works(int fd, const char *what)
 {
-	__u64 denied = skel->bss->denied;
-	int probe, err;
-	bool ok = true;
-
-	ok &= KRSI_CHECK_EQ(what, 1, krsi_live_count(HOOK));
-	skel->bss->target_tid = syscall(SYS_gettid);
-	probe = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	err = probe < 0 ? errno : 0;
-	skel->bss->target_tid = 0;
-	if (probe >= 0)
-		close(probe);
-	ok &= KRSI_CHECK_ERRNO(what, EPERM, err);
-	ok &= KRSI_CHECK_EQ(what, denied + 1, skel->bss->denied);
-	close(fd);
-	ok &= KRSI_CHECK_EQ(what, 0, krsi_live_count(HOOK));
-	return ok;
+	return krsi_check_denies_then_detaches(fd, HOOK, what, &skel->bss->target_tid,
+					       &skel->bss->denied);
 }
 
 int main(void)
