@@ -36,7 +36,7 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from series_code import code_checksum  # noqa: E402
+from series_code import code_checksum, series_names  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 TABLE = os.path.join(ROOT, "Documentation", "behaviour-changes.md")
@@ -160,8 +160,8 @@ def patches_table():
     """One line per patch of `series`: its number and subject."""
     lines = ["| patch | subject |", "|---:|---|"]
     with open(os.path.join(ROOT, "series")) as f:
-        names = [x.split("#")[0].strip() for x in f]
-    for n, name in enumerate(filter(None, names), 1):
+        names = series_names(f.read())
+    for n, name in enumerate(names, 1):
         with open(os.path.join(ROOT, "patches", name), "rb") as f:
             msg = email.message_from_binary_file(f, policy=email.policy.default)
         subject = re.sub(r"^\[PATCH[^]]*\] ", "", " ".join(str(msg["Subject"]).split()))

@@ -11,12 +11,18 @@ import re
 SECTION = re.compile(r"^diff --git a/(\S+) b/\S+\n", re.M)
 
 
+def series_names(series_text):
+    """The patches a `series` file lists, in order (comments and blank
+    lines dropped, as scripts/series-patches.sh reads it)."""
+    names = [x.split("#")[0].strip() for x in series_text.split("\n")]
+    return [n for n in names if n]
+
+
 def code_checksum(series_text, read_patch):
     """12 hex digits over the non-Documentation/ file sections of the
     patches series_text lists, in order; read_patch(name) gives a patch's
     text. Returns (checksum, number of patches)."""
-    names = [x.split("#")[0].strip() for x in series_text.split("\n")]
-    names = [n for n in names if n]
+    names = series_names(series_text)
     h = hashlib.sha256()
     for name in names:
         text = read_patch(name)
