@@ -20,10 +20,9 @@ trap cleanup EXIT
 
 git -C "$tree" rev-parse -q --verify base >/dev/null || fail "$tree has no tag base: run make tree"
 # The series' tree: base + patches/, as apply-series.sh left it.
-stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
-[[ -f $stamp && $(cut -d' ' -f1 "$stamp") == $("$root/scripts/series-checksum.sh" "$root/series" "$root/patches") ]] ||
-	fail "$tree does not hold this series (run make tree)"
-want=$(git -C "$tree" rev-parse "$(cut -d' ' -f2 "$stamp")^{tree}")
+applied=$("$root/scripts/series-commit.sh" "$tree" "$root/series" "$root/patches" 2>&1) ||
+	fail "$applied"
+want=$(git -C "$tree" rev-parse "$applied^{tree}")
 
 mapfile -t blocks < <(sed -n 's/^<!-- apply:\([a-z0-9-]*\) -->$/\1/p' "$root/README.md")
 [[ ${#blocks[@]} -ge 2 ]] || fail "README.md has ${#blocks[@]} apply blocks, want git am and quilt"

@@ -17,10 +17,9 @@ fail() { echo "# docs-generated: $*"; exit 1; }
 
 "$gen" --check "$root/README.md" 2>"$work/err" || fail "$(cat "$work/err")"
 
-stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
-[[ -f $stamp && $(cut -d' ' -f1 "$stamp") == $("$root/scripts/series-checksum.sh" "$root/series" "$root/patches") ]] ||
-	fail "$tree does not hold this series (run make tree)"
-git -C "$tree" show "$(cut -d' ' -f2 "$stamp"):Documentation/bpf/prog_lsm.rst" >"$work/prog_lsm.rst"
+applied=$("$root/scripts/series-commit.sh" "$tree" "$root/series" "$root/patches" 2>&1) ||
+	fail "$applied"
+git -C "$tree" show "$applied:Documentation/bpf/prog_lsm.rst" >"$work/prog_lsm.rst"
 "$gen" --rst "$work/prog_lsm.rst" --check 2>"$work/err" ||
 	fail "the series' prog_lsm.rst: $(cat "$work/err")"
 
