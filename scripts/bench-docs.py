@@ -43,6 +43,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from doc_blocks import rewrite_blocks  # noqa: E402
+
 OP_NAMES = {
     "open_close": "open + close",
     "stat": "stat",
@@ -169,19 +172,11 @@ def table(sets, ops, spec):
 
 
 def updated(sets, ops, text, path):
-    out, lines, i = [], text.split("\n"), 0
-    while i < len(lines):
-        out.append(lines[i])
-        m = BLOCK_START.match(lines[i])
-        i += 1
-        if not m:
-            continue
-        end = next((j for j in range(i, len(lines)) if lines[j] == BLOCK_END), None)
-        if end is None:
-            die(f"{path}: '{lines[i - 1]}' has no '{BLOCK_END}' after it")
-        out += table(sets, ops, m.group(1))
-        i = end
-    return TAGGED.sub(lambda g: g.group(1) + figure(sets, *g.groups()[1:5]), "\n".join(out))
+    try:
+        text = rewrite_blocks(text, BLOCK_START, BLOCK_END, lambda spec: table(sets, ops, spec))
+    except ValueError as e:
+        die(f"{path}: {e}")
+    return TAGGED.sub(lambda g: g.group(1) + figure(sets, *g.groups()[1:5]), text)
 
 
 def expand(sets, ops, text):

@@ -36,6 +36,7 @@ import sys
 import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from doc_blocks import rewrite_blocks  # noqa: E402
 from series_code import code_checksum, series_names  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
@@ -177,19 +178,11 @@ def run_value(name, key):
 
 
 def updated(text, path, table):
-    out, lines, i = [], text.split("\n"), 0
-    while i < len(lines):
-        out.append(lines[i])
-        m = BLOCK_START.match(lines[i])
-        i += 1
-        if not m:
-            continue
-        end = next((j for j in range(i, len(lines)) if lines[j] == BLOCK_END), None)
-        if end is None:
-            die(f"{path}: '{lines[i - 1]}' has no '{BLOCK_END}' after it")
-        out += render(m.group(1), table)
-        i = end
-    return RUN_TAGGED.sub(lambda g: g.group(1) + run_value(g.group(2), g.group(3)), "\n".join(out))
+    try:
+        text = rewrite_blocks(text, BLOCK_START, BLOCK_END, lambda style: render(style, table))
+    except ValueError as e:
+        die(f"{path}: {e}")
+    return RUN_TAGGED.sub(lambda g: g.group(1) + run_value(g.group(2), g.group(3)), text)
 
 
 def expanded(text, table):
