@@ -1,16 +1,35 @@
-# KRSI: BPF programs on LSM hooks, as a patch series for Debian's Linux 6.1.
-# `make help` lists the targets.
+# KRSI: BPF programs on LSM hooks, as a patch series for Debian's Linux 6.1
+# and 6.12. `make help` lists the targets.
 
 SHELL := /bin/bash
 ROOT := $(CURDIR)
 B ?= $(ROOT)/build
-TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+# BASE: the Debian kernel the series applies to, one series per base:
+# 6.1 (series, patches/) or 6.12 (patches/6.12/series, patches/6.12/).
+# Each base has its own trees and outputs: $(B) for 6.1, $(B)/6.12 for
+# 6.12, and its own config fragment (kernel-config-<base>.fragment).
+BASE ?= 6.1
+ifeq ($(BASE),6.1)
+SERIES := $(ROOT)/series
+PATCHDIR := $(ROOT)/patches
+BB := $(B)
+LSM ?= yama,integrity,bpf
+else ifeq ($(BASE),6.12)
+SERIES := $(ROOT)/patches/6.12/series
+PATCHDIR := $(ROOT)/patches/6.12
+BB := $(B)/6.12
+LSM ?= yama,bpf
+else
+$(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
+endif
+BASE_FRAGMENT := $(ROOT)/kernel-config-$(BASE).fragment
+TARBALL ?= /usr/src/linux-source-$(BASE).tar.xz
 # KSRC: the kernel tree. The default is managed here (base + series); point
 # it at your own tree to build and test that instead, as it is: its
 # outputs then go under build/trees/<its path>/, never into the managed
 # tree's.
-KSRC ?= $(B)/linux
-MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
+KSRC ?= $(BB)/linux
+MANAGED := $(filter $(BB)/linux,$(abspath $(KSRC)))
 # ARCH=arm64: the same tree cross-built for arm64 (defconfig +
 # kernel-config-arm64.fragment), its selftests cross-built, run in
 # qemu-system-aarch64 -M virt with an initramfs of Debian's arm64
@@ -18,7 +37,7 @@ MANAGED := $(filter $(B)/linux,$(abspath $(KSRC)))
 # scripts read ARCH (and CROSS_COMPILE) from the environment, which make
 # exports command-line variables to.
 ifeq ($(ARCH),arm64)
-ARCH_OUT := $(B)/arm64
+ARCH_OUT := $(BB)/arm64
 ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment
 IMAGE_PATH := arch/arm64/boot/Image
 ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs stock-kernel bench clean help
@@ -28,7 +47,7 @@ endif
 else ifneq ($(filter-out x86 x86_64,$(ARCH)),)
 $(error ARCH=$(ARCH) is not supported: use ARCH=arm64 or leave ARCH unset (x86_64))
 else
-ARCH_OUT := $(B)
+ARCH_OUT := $(BB)
 ARCH_FRAGMENTS :=
 IMAGE_PATH := arch/x86/boot/bzImage
 endif
@@ -40,13 +59,13 @@ TPOUT ?= $(OUTS)/bpf-selftests
 KDOUT ?= $(OUTS)/kernel-debug
 TPDOUT ?= $(OUTS)/bpf-selftests-debug
 # The unpatched base, for make bench: a worktree of $(B)/linux at tag base.
-STOCK_SRC := $(B)/stock/linux
+STOCK_SRC := $(BB)/stock/linux
 STOCK_OUT ?= $(ARCH_OUT)/stock/kernel
-STOCK_TP := $(B)/stock/bpf-selftests
+STOCK_TP := $(BB)/stock/bpf-selftests
 # Debian's config (make distro-config) on top of ours; the same relative
 # layout as the source trees, so ccache shares objects between the two.
-DISTRO_KOUT := $(B)/distro/kernel
-STOCK_DISTRO_OUT := $(B)/stock/distro/kernel
+DISTRO_KOUT := $(BB)/distro/kernel
+STOCK_DISTRO_OUT := $(BB)/stock/distro/kernel
 # make failure-rate: one test_progs test, once per boot, BOOTS boots each.
 TEST ?= lsm_cgroup
 VCPUS ?= 2
@@ -55,7 +74,6 @@ BENCH_OUT ?= $(ARCH_OUT)/bench
 LOGS := $(OUTS)/logs
 # KTAP per boot and junit.xml: make check's, make check-debug's.
 RESULTS := $(OUTS)/results
-LSM ?= yama,integrity,bpf
 GUEST_TIMEOUT ?= 900
 DEBUG_GUEST_TIMEOUT ?= 7200
 BZIMAGE := $(KOUT)/$(IMAGE_PATH)
@@ -99,12 +117,12 @@ deps: ## install the Debian packages the pipeline needs (apt) [ARCH]
 
 tree: deps ## the kernel tree: pristine base (tag "base") + the series [TARBALL BASE_OK]
 ifneq ($(MANAGED),)
-	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL) $(ROOT)/series
-	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
+	@$(ROOT)/scripts/prepare-base.sh $(KSRC) $(TARBALL) $(SERIES)
+	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(SERIES) $(PATCHDIR)
 endif
 
-$(KOUT)/.config: kernel-config.fragment $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
-	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
+$(KOUT)/.config: kernel-config.fragment $(BASE_FRAGMENT) $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
 
 kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image), modules_prepare and vmlinux (BTF) [ARCH KSRC KOUT]
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
@@ -114,8 +132,8 @@ initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static a
 $(INITRD): $(ROOT)/scripts/build-initramfs.sh $(wildcard $(ROOT)/selftests/guest/initramfs/krsi-init $(ROOT)/selftests/guest/initramfs/bin/*) | kernel
 	@$(ROOT)/scripts/build-initramfs.sh $(KOUT) $@
 
-$(KDOUT)/.config: kernel-config.fragment kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
-	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment \
+$(KDOUT)/.config: kernel-config.fragment $(BASE_FRAGMENT) kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT) \
 		$(ROOT)/kernel-config-debug.fragment
 
 debug-kernel: tree $(KDOUT)/.config ## the same kernel with lockdep, KASAN, kmemleak and failslab [KSRC KDOUT]
@@ -131,8 +149,8 @@ bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug
 	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(KDOUT) $(TPDOUT)
 
 stock-kernel: tree ## build the unpatched base with the same config, for make bench [ARCH TARBALL]
-	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
-	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment
+	@$(ROOT)/scripts/prepare-stock.sh $(BB)/linux $(STOCK_SRC)
+	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
 
 stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate [TARBALL]
@@ -157,17 +175,17 @@ attach-churn: kernel selftests stock-kernel ## lsm_attach_churn (a deny and an f
 		series=$(BZIMAGE),$(STOUT)/lsm_attach_churn,$(CYCLES) | tee $(RESULTS)/attach-churn.txt
 
 distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options
-	@mkdir -p $(B)/distro
-	@$(ROOT)/scripts/distro-config.sh $(B)/distro/kernel-config-distro.fragment
+	@mkdir -p $(BB)/distro
+	@$(ROOT)/scripts/distro-config.sh $(BB)/distro/kernel-config-distro.fragment
 
 # The pipeline's config with Debian's security and hook-cost options on
 # top; CONFIG_LSM is Debian's, so kernel-config.fragment's is left out.
-$(B)/distro/kernel-config-nolsm.fragment: $(ROOT)/kernel-config.fragment
+$(BB)/distro/kernel-config-nolsm.fragment: $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
 	@mkdir -p $(@D)
-	@grep -v '^CONFIG_LSM=' $< >$@
-DISTRO_FRAGMENTS := $(B)/distro/kernel-config-nolsm.fragment $(B)/distro/kernel-config-distro.fragment
+	@cat $^ | grep -v '^CONFIG_LSM=' >$@
+DISTRO_FRAGMENTS := $(BB)/distro/kernel-config-nolsm.fragment $(BB)/distro/kernel-config-distro.fragment
 
-distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## the series with Debian's config options (build/distro/kernel) [KSRC]
+distro-kernel: tree distro-config $(BB)/distro/kernel-config-nolsm.fragment ## the series with Debian's config options (build/distro/kernel) [KSRC]
 	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(DISTRO_KOUT) $(DISTRO_FRAGMENTS)
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(DISTRO_KOUT)
 
@@ -175,13 +193,13 @@ distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## th
 DISTRO_LSM = $(shell sed -n 's/^CONFIG_LSM="\(.*\)"$$/\1/p' $(DISTRO_KOUT)/.config)
 
 check-distro: distro-kernel ## make check on the Debian-config kernel with Debian's lsm= (AppArmor active, no policy) [KSRC GUEST_TIMEOUT]
-	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(DISTRO_KOUT) OUT=$(B)/distro/selftests
-	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(DISTRO_KOUT) $(B)/distro/bpf-selftests
+	@$(MAKE) -s -C $(ROOT)/selftests KSRC=$(abspath $(KSRC)) KOUT=$(DISTRO_KOUT) OUT=$(BB)/distro/selftests
+	@$(ROOT)/scripts/build-bpf-selftests.sh $(KSRC) $(DISTRO_KOUT) $(BB)/distro/bpf-selftests
 	@$(ROOT)/scripts/check.sh $(DISTRO_KOUT)/arch/x86/boot/bzImage $(LOGS)/distro $(RESULTS)/distro \
-		$(GUEST_TIMEOUT) $(DISTRO_LSM) $(B)/distro/selftests $(B)/distro/bpf-selftests
+		$(GUEST_TIMEOUT) $(DISTRO_LSM) $(BB)/distro/selftests $(BB)/distro/bpf-selftests
 
-stock-distro-kernel: tree distro-config $(B)/distro/kernel-config-nolsm.fragment ## unpatched 6.1 with Debian's config options, for make bench
-	@$(ROOT)/scripts/prepare-stock.sh $(B)/linux $(STOCK_SRC)
+stock-distro-kernel: tree distro-config $(BB)/distro/kernel-config-nolsm.fragment ## unpatched 6.1 with Debian's config options, for make bench
+	@$(ROOT)/scripts/prepare-stock.sh $(BB)/linux $(STOCK_SRC)
 	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT) $(DISTRO_FRAGMENTS)
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT)
 
@@ -222,16 +240,17 @@ docs-update: ## rewrite the generated parts of README.md and Documentation/ from
 		$(ROOT)/Documentation/residual-cost.md $(ROOT)/Documentation/distributions.md
 
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
-	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(B)/docs
+	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(BB)/docs
 
 lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch [KSRC]
-	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(ROOT)/series $(ROOT)/patches $(B)/lint
+	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(SERIES) $(PATCHDIR) $(BB)/lint \
+		$(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
 
 patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux [KSRC]
-	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(ROOT)/series $(ROOT)/patches
+	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(SERIES) $(PATCHDIR)
 
 clean: ## remove build outputs, keep the kernel tree and ccache [ARCH KSRC]
-	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(if $(GUEST),$(INITRD),$(B)/lint)
+	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(if $(GUEST),$(INITRD),$(BB)/lint)
 ifneq ($(MANAGED),)
 	if [ -d $(KSRC)/.git ]; then git -C $(KSRC) worktree prune; fi
 endif

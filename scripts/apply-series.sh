@@ -14,7 +14,7 @@ patchdir=$(realpath "${3:?}")
 here=$(dirname "$0")
 stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
 base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
-"$here/check-base-version.sh" "$series" "$(sed -n 's/.*linux-source-6\.1 \(.*\))$/\1/p' <<<"$base_version")" \
+"$here/check-base-version.sh" "$series" "$(sed -n 's/.*linux-source-[0-9.]* \(.*\))$/\1/p' <<<"$base_version")" \
 	"the base of $tree"
 
 want=$("$here/series-checksum.sh" "$series" "$patchdir")

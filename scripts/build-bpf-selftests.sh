@@ -58,6 +58,16 @@ if [[ -f $out/.kernel-tree && $(<"$out/.kernel-tree") != "$tree" ]]; then
 fi
 echo "$tree" >"$out/.kernel-tree"
 
+# The tree's release (6.1, 6.12) picks its fixes and its clang: 6.12's
+# selftests use BPF features (and guard tests on versions) that Debian 12's
+# default clang 14 lacks; Debian 12 has clang 19 beside it.
+release=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$tree/Makefile" | paste -sd.)
+if [[ $release != 6.1 ]]; then
+	[[ -x /usr/lib/llvm-19/bin/clang ]] ||
+		die "the $release selftests need clang 19: install clang-19, llvm-19 and lld-19 (make deps)"
+	export PATH=/usr/lib/llvm-19/bin:$PATH
+fi
+
 tree_state() {
 	git -C "$tree" --no-optional-locks status --porcelain --ignored 2>/dev/null || true
 }
@@ -80,11 +90,11 @@ done
 shopt -u nullglob
 mkdir -p "$src/$rel"
 rsync -a --delete --filter=':- .gitignore' "$tree/$rel/" "$src/$rel/"
-# Fixes of the base's own tests (selftests/upstream-fixes/*.patch, each
-# saying why), applied to the copy. A patched file gets the newer mtime of
+# Fixes of the base's own tests (selftests/upstream-fixes/<release>/*.patch,
+# each saying why), applied to the copy. A patched file gets the newer mtime of
 # its source and of the fix: make rebuilds it when either changes, not on
 # every run (rsync restores the unpatched file each time).
-for fix in "$(dirname "$0")"/../selftests/upstream-fixes/*.patch; do
+for fix in "$(dirname "$0")"/../selftests/upstream-fixes/"$release"/*.patch; do
 	[[ -f $fix ]] || continue
 	patch -s -p1 -d "$src/$rel" <"$fix" ||
 		die "$fix does not apply to $tree/$rel"

@@ -65,7 +65,7 @@ PY
 fi
 base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
 {
-	echo "# base: linux-source-6.1 $(sed -n 's/.*linux-source-6\.1 \(.*\))$/\1/p' <<<"$base_version")"
+	echo "# base: $(sed -n 's/.*(Debian \(linux-source-[0-9.]* .*\))$/\1/p' <<<"$base_version")"
 	(cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort)
 } >"$series"
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")

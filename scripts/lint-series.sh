@@ -2,13 +2,18 @@
 # Check the series as upstream maintainers do: checkpatch.pl --strict of the base
 # tree on every patch (no errors, no warnings), `quilt push -a` on a pristine
 # copy of the base, and a kernel build after each patch in turn.
-# usage: lint-series.sh <tree> <series> <patchdir> <workdir>
+# The kernel is configured with the given fragments (configure-kernel.sh).
+# usage: lint-series.sh <tree> <series> <patchdir> <workdir> <fragment>...
 set -euo pipefail
 
-tree=$(realpath "${1:?usage: lint-series.sh <tree> <series> <patchdir> <workdir>}")
-series=$(realpath "${2:?}")
-patchdir=$(realpath "${3:?}")
-work=${4:?}
+usage="usage: lint-series.sh <tree> <series> <patchdir> <workdir> <fragment>..."
+[[ $# -ge 5 ]] || { echo "$usage" >&2; exit 2; }
+tree=$(realpath "$1")
+series=$(realpath "$2")
+patchdir=$(realpath "$3")
+work=$4
+shift 4
+fragments=("$@")
 here=$(dirname "$(realpath "$0")")
 mkdir -p "$work"
 work=$(realpath "$work")
@@ -64,7 +69,7 @@ if [[ ! -e $wt ]]; then
 fi
 for i in "${!commits[@]}"; do
 	git -C "$wt" checkout -q --detach "${commits[$i]}"
-	"$here/configure-kernel.sh" "$wt" "$work/kernel" "$here/../kernel-config.fragment" >/dev/null
+	"$here/configure-kernel.sh" "$wt" "$work/kernel" "${fragments[@]}" >/dev/null
 	if ! "$here/build-kernel.sh" "$wt" "$work/kernel" >"$work/build-$((i + 1)).log" 2>&1; then
 		echo "lint-series: FAIL: build after ${names[$i]} (see $work/build-$((i + 1)).log)"
 		exit 1

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Extract Debian's linux-source-6.1 into a git tree whose first commit,
-# tagged "base", is the pristine base. Does nothing if the tree exists.
+# Extract the Debian linux-source-<release> that `series` names into a git
+# tree whose first commit, tagged "base", is the pristine base. Does
+# nothing if the tree exists.
 # Stops first if the installed package is not the version `series` was
 # made on (see check-base-version.sh). The base commit's dates are the
 # tarball's top-level Makefile's mtime: the same package gives the same
@@ -19,12 +20,13 @@ if [[ -e $tree ]]; then
 	echo "prepare-base: $tree exists but has no 'base' tag; remove it (make distclean) and retry" >&2
 	exit 1
 fi
+read -r pkg _ < <("$(dirname "$0")/series-base.sh" "$series")
 if [[ ! -r $tarball ]]; then
-	echo "prepare-base: $tarball not found; install linux-source-6.1 (make deps)" >&2
+	echo "prepare-base: $tarball not found; install $pkg (make deps)" >&2
 	exit 1
 fi
 
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+pkgver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown)
 "$(dirname "$0")/check-base-version.sh" "$series" "$pkgver" "the installed package"
 tmp=$tree.tmp
 rm -rf "$tmp"
@@ -41,9 +43,9 @@ git config core.autocrlf false
 # Debian's tree ignores most of its own top level: force-add everything.
 git add -f -A .
 GIT_AUTHOR_DATE="@$(stat -c %Y Makefile) +0000" GIT_COMMITTER_DATE="@$(stat -c %Y Makefile) +0000" \
-	git commit -q -m "Linux $kver (Debian linux-source-6.1 $pkgver)"
+	git commit -q -m "Linux $kver (Debian $pkg $pkgver)"
 git tag base
 cd - >/dev/null
 mv "$tmp" "$tree"
-echo "Linux $kver (Debian linux-source-6.1 $pkgver)" >"$tree/.git/krsi-base-version"
-echo "prepare-base: base is Linux $kver (Debian linux-source-6.1 $pkgver)"
+echo "Linux $kver (Debian $pkg $pkgver)" >"$tree/.git/krsi-base-version"
+echo "prepare-base: base is Linux $kver (Debian $pkg $pkgver)"
