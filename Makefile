@@ -259,5 +259,6 @@ distclean: ## remove everything under build/ [B]
 	rm -rf $(B)
 
 help: ## this list: each target once, the variables it reads in brackets
+	@echo "  BASE=6.1 (default) or BASE=6.12: the base every target works on (Documentation/development.md)"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk '{ t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); if (!seen[t]++) printf "  make %-20s %s\n", t, $$0 }'
