@@ -12,11 +12,13 @@ BASE ?= 6.1
 ifeq ($(BASE),6.1)
 SERIES := $(ROOT)/series
 PATCHDIR := $(ROOT)/patches
+COVER := $(ROOT)/Documentation/cover-letter.txt
 BB := $(B)
 LSM ?= yama,integrity,bpf
 else ifeq ($(BASE),6.12)
 SERIES := $(ROOT)/patches/6.12/series
 PATCHDIR := $(ROOT)/patches/6.12
+COVER := $(ROOT)/Documentation/cover-letter-6.12.txt
 BB := $(B)/6.12
 LSM ?= yama,bpf
 else
@@ -247,7 +249,7 @@ lint: tree ## checkpatch --strict every patch, quilt-apply, build after each pat
 		$(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
 
 patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux [KSRC]
-	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(SERIES) $(PATCHDIR)
+	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(SERIES) $(PATCHDIR) $(COVER)
 
 clean: ## remove build outputs, keep the kernel tree and ccache [ARCH KSRC]
 	rm -rf $(KOUT) $(KDOUT) $(STOUT) $(TPOUT) $(TPDOUT) $(LOGS) $(RESULTS) $(if $(GUEST),$(INITRD),$(BB)/lint)

@@ -1,15 +1,16 @@
 #!/bin/bash
 # Regenerate patches/ and series from the commits base..HEAD of the kernel
 # tree (the patch-development workflow), with a cover letter whose subject
-# and text come from Documentation/cover-letter.txt and whose base-commit
+# and text come from <cover template> (scripts/cover-letter.sh; default
+# Documentation/cover-letter.txt) and whose base-commit
 # is the tree's "base" (git format-patch --base); `series` names the
 # Debian version of that base. Refuses to run on a tree that lacks one of
 # the patches series lists (a failed apply leaves such a tree): exporting
 # it would delete that patch.
-# usage: export-patches.sh <tree> <series> <patchdir>
+# usage: export-patches.sh <tree> <series> <patchdir> [<cover template>]
 set -euo pipefail
 
-tree=$(realpath "${1:?usage: export-patches.sh <tree> <series> <patchdir>}")
+tree=$(realpath "${1:?usage: export-patches.sh <tree> <series> <patchdir> [<cover template>]}")
 series=$(realpath "${2:?}")
 patchdir=$(realpath "${3:?}")
 
@@ -36,10 +37,11 @@ fi
 # Expanded first: a figure missing from its source leaves patches/ as it is.
 docs=$(dirname "$0")/../Documentation
 cover=
-if [[ -f $docs/cover-letter.txt ]]; then
+template=${4:-$docs/cover-letter.txt}
+if [[ -f $template ]]; then
 	cover=$(mktemp)
 	trap 'rm -f "$cover"' EXIT
-	"$(dirname "$0")/cover-letter.sh" >"$cover"
+	"$(dirname "$0")/cover-letter.sh" "$template" >"$cover"
 fi
 find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 git -C "$tree" format-patch -q --no-signature --zero-commit --base=base \

@@ -11,7 +11,7 @@ packages=(
 	clang llvm lld libcap-dev zlib1g-dev
 	qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme
 	libxml2-utils linux-config-6.1 python3-matplotlib
-	linux-source-6.12 linux-config-6.12 clang-19 llvm-19 lld-19
+	linux-source-6.12 linux-config-6.12 clang-19 llvm-19 lld-19 libzstd-dev
 )
 
 foreign=0
