@@ -7,7 +7,8 @@ B ?= $(ROOT)/build
 # BASE: the Debian kernel the series applies to, one series per base:
 # 6.1 (series, patches/) or 6.12 (patches/6.12/series, patches/6.12/).
 # Each base has its own trees and outputs: $(B) for 6.1, $(B)/6.12 for
-# 6.12, and its own config fragment (kernel-config-<base>.fragment).
+# 6.12, and its own config fragment (kernel-config-<base>.fragment), merged
+# after kernel-config.fragment: FRAGMENTS.
 BASE ?= 6.1
 ifeq ($(BASE),6.1)
 SERIES := $(ROOT)/series
@@ -24,7 +25,7 @@ LSM ?= yama,bpf
 else
 $(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
 endif
-BASE_FRAGMENT := $(ROOT)/kernel-config-$(BASE).fragment
+FRAGMENTS := $(ROOT)/kernel-config.fragment $(ROOT)/kernel-config-$(BASE).fragment
 TARBALL ?= /usr/src/linux-source-$(BASE).tar.xz
 # KSRC: the kernel tree. The default is managed here (base + series); point
 # it at your own tree to build and test that instead, as it is: its
@@ -123,8 +124,8 @@ ifneq ($(MANAGED),)
 	@$(ROOT)/scripts/apply-series.sh $(KSRC) $(SERIES) $(PATCHDIR)
 endif
 
-$(KOUT)/.config: kernel-config.fragment $(BASE_FRAGMENT) $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
-	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
+$(KOUT)/.config: $(FRAGMENTS) $(ARCH_FRAGMENTS) $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KOUT) $(ARCH_FRAGMENTS) $(FRAGMENTS)
 
 kernel: tree $(KOUT)/.config ## configure and build bzImage (ARCH=arm64: Image), modules_prepare and vmlinux (BTF) [ARCH KSRC KOUT]
 	@$(ROOT)/scripts/build-kernel.sh $(KSRC) $(KOUT)
@@ -134,8 +135,8 @@ initramfs: $(INITRD) ## ARCH=arm64: the guest's arm64 userland, busybox-static a
 $(INITRD): $(ROOT)/scripts/build-initramfs.sh $(wildcard $(ROOT)/selftests/guest/initramfs/krsi-init $(ROOT)/selftests/guest/initramfs/bin/*) | kernel
 	@$(ROOT)/scripts/build-initramfs.sh $(KOUT) $@
 
-$(KDOUT)/.config: kernel-config.fragment $(BASE_FRAGMENT) kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
-	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT) \
+$(KDOUT)/.config: $(FRAGMENTS) kernel-config-debug.fragment $(wildcard $(KSRC)/.git/krsi-series-applied) | tree
+	@$(ROOT)/scripts/configure-kernel.sh $(KSRC) $(KDOUT) $(FRAGMENTS) \
 		$(ROOT)/kernel-config-debug.fragment
 
 debug-kernel: tree $(KDOUT)/.config ## the same kernel with lockdep, KASAN, kmemleak and failslab [KSRC KDOUT]
@@ -152,7 +153,7 @@ bpf-selftests-debug: debug-kernel ## test_progs and bpf_testmod.ko for the debug
 
 stock-kernel: tree ## build the unpatched base with the same config, for make bench [ARCH TARBALL]
 	@$(ROOT)/scripts/prepare-stock.sh $(BB)/linux $(STOCK_SRC)
-	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
+	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_OUT) $(ARCH_FRAGMENTS) $(FRAGMENTS)
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_OUT)
 
 stock-bpf-selftests: stock-kernel ## the unpatched base's test_progs, for make failure-rate [TARBALL]
@@ -182,7 +183,7 @@ distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's secu
 
 # The pipeline's config with Debian's security and hook-cost options on
 # top; CONFIG_LSM is Debian's, so kernel-config.fragment's is left out.
-$(BB)/distro/kernel-config-nolsm.fragment: $(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
+$(BB)/distro/kernel-config-nolsm.fragment: $(FRAGMENTS)
 	@mkdir -p $(@D)
 	@cat $^ | grep -v '^CONFIG_LSM=' >$@
 DISTRO_FRAGMENTS := $(BB)/distro/kernel-config-nolsm.fragment $(BB)/distro/kernel-config-distro.fragment
@@ -245,8 +246,7 @@ docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
 	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(BB)/docs
 
 lint: tree ## checkpatch --strict every patch, quilt-apply, build after each patch [KSRC]
-	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(SERIES) $(PATCHDIR) $(BB)/lint \
-		$(ROOT)/kernel-config.fragment $(BASE_FRAGMENT)
+	@$(ROOT)/scripts/lint-series.sh $(KSRC) $(SERIES) $(PATCHDIR) $(BB)/lint $(FRAGMENTS)
 
 patches: ## regenerate patches/ and series from the commits base..HEAD of build/linux [KSRC]
 	@$(ROOT)/scripts/export-patches.sh $(KSRC) $(SERIES) $(PATCHDIR) $(COVER)
