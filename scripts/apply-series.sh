@@ -14,8 +14,8 @@ patchdir=$(realpath "${3:?}")
 here=$(dirname "$0")
 stamp=$(git -C "$tree" rev-parse --absolute-git-dir)/krsi-series-applied
 base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
-"$here/check-base-version.sh" "$series" "$(sed -n 's/.*linux-source-[0-9.]* \(.*\))$/\1/p' <<<"$base_version")" \
-	"the base of $tree"
+read -r _ found < <("$here/series-base.sh" "$tree")
+"$here/check-base-version.sh" "$series" "$found" "the base of $tree"
 
 want=$("$here/series-checksum.sh" "$series" "$patchdir")
 names=$("$here/series-patches.sh" "$series" "$patchdir")

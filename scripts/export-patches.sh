@@ -65,9 +65,9 @@ text = text.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
 open(patch, "w").write(text)
 PY
 fi
-base_version=$(cat "$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir)/krsi-base-version")
+base=$("$(dirname "$0")/series-base.sh" "$tree")
 {
-	echo "# base: $(sed -n 's/.*(Debian \(linux-source-[0-9.]* .*\))$/\1/p' <<<"$base_version")"
+	echo "# base: $base"
 	(cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort)
 } >"$series"
 want=$("$(dirname "$0")/series-checksum.sh" "$series" "$patchdir")
