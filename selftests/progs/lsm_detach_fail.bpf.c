@@ -11,26 +11,14 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#define EPERM	1
-#define ENOMEM	12
+#include "deny_file_alloc.bpf.h"
 
-int target_tid = 0;
-__u64 denied = 0;
+#define ENOMEM	12
 
 int fail_tid = 0;
 int fail_nth = 0;
 int seen = 0;
 int injected = 0;
-
-SEC("lsm/file_alloc_security")
-int BPF_PROG(deny_target, struct file *file, int ret)
-{
-	if (ret || !target_tid ||
-	    (__u32)bpf_get_current_pid_tgid() != target_tid)
-		return ret;
-	denied++;
-	return -EPERM;
-}
 
 SEC("fmod_ret/should_failslab")
 int BPF_PROG(fail_nth_slab, struct kmem_cache *s, gfp_t gfpflags, int ret)
