@@ -26,6 +26,23 @@ else
 $(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
 endif
 FRAGMENTS := $(ROOT)/kernel-config.fragment $(ROOT)/kernel-config-$(BASE).fragment
+# The base's own tests of LSM programs, and the series' (lsm_direct_call,
+# lsm_verdict), by test_progs name: scripts/check.sh runs them. arm64 6.1
+# has no ftrace direct calls (since 6.4): without the (sub)tests that
+# attach fentry/fexit programs to ordinary kernel functions
+# (__arm64_sys_setdomainname, exit_creds, security_inode_getattr...), with
+# or without the series; lsm_mac_admin checks that such an attach fails
+# there with ENOTSUPP, after the CAP_MAC_ADMIN gate.
+UPSTREAM_TESTS := test_lsm,lsm_cgroup,test_local_storage,task_local_storage
+UPSTREAM_TESTS := $(UPSTREAM_TESTS),test_bprm_opts,d_path,test_ima
+ifeq ($(BASE)-$(ARCH),6.1-arm64)
+UPSTREAM_TESTS := lsm_cgroup,test_local_storage,task_local_storage/sys_enter_exit
+UPSTREAM_TESTS := $(UPSTREAM_TESTS),test_bprm_opts,d_path/check_rdonly_mem
+UPSTREAM_TESTS := $(UPSTREAM_TESTS),d_path/check_alloc_mem,test_ima
+else ifeq ($(BASE),6.12)
+UPSTREAM_TESTS := $(UPSTREAM_TESTS),verifier_lsm,deny_namespace,bpf_cookie/lsm
+endif
+export KRSI_UPSTREAM_TESTS := $(UPSTREAM_TESTS),lsm_direct_call,lsm_verdict
 TARBALL ?= /usr/src/linux-source-$(BASE).tar.xz
 # KSRC: the kernel tree. The default is managed here (base + series); point
 # it at your own tree to build and test that instead, as it is: its

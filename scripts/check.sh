@@ -33,20 +33,9 @@ runner=$(realpath "$here/../selftests/guest/run-tests.sh")
 [[ ,$lsm, == *,bpf,* ]] || { echo "check: lsm=$lsm lacks bpf; the main boot needs it" >&2; exit 2; }
 nobpf=$(echo ",$lsm," | sed 's/,bpf,/,/; s/^,//; s/,$//')
 
-# Upstream tests of the base tree and of the series, by test_progs name.
-upstream=test_lsm,lsm_cgroup,test_local_storage,task_local_storage
-upstream+=,test_bprm_opts,d_path,test_ima,lsm_direct_call,lsm_verdict
-# On arm64, without the (sub)tests that attach fentry/fexit programs to
-# ordinary kernel functions (__arm64_sys_setdomainname, exit_creds,
-# security_inode_getattr...): that needs ftrace direct calls, which arm64
-# has only since 6.4, with or without the series. lsm_mac_admin checks
-# that such an attach (fmod_ret/security_file_mprotect) fails there with
-# ENOTSUPP, after the CAP_MAC_ADMIN gate.
-if [[ ${KRSI_ARCH:-x86_64} == arm64 ]]; then
-	upstream=lsm_cgroup,test_local_storage,task_local_storage/sys_enter_exit
-	upstream+=,test_bprm_opts,d_path/check_rdonly_mem,d_path/check_alloc_mem
-	upstream+=,test_ima,lsm_direct_call,lsm_verdict
-fi
+# Upstream tests of the base tree and of the series, by test_progs name
+# (the Makefile's UPSTREAM_TESTS, per base and architecture).
+upstream=${KRSI_UPSTREAM_TESTS:?"set KRSI_UPSTREAM_TESTS (make check sets it)"}
 
 # Test specs of run-tests.sh: <program>,<arg>; setup: and pipeline: kinds.
 # file_open_deny and mprotect_audit pass on the unpatched base too: they
@@ -59,14 +48,14 @@ elif [[ -n $debug ]]; then
 		"pipeline:$st/mprotect_audit" "$st/lsm_verdict_rules"
 		"$st/lsm_mac_admin" "$st/lsm_tramp_race,100000" "$st/lsm_fail_nth"
 		"$st/lsm_stress,60" "$st/lsm_uncalled_nops" "$st/lsm_detach_fail"
-		"$st/lsm_image_pin" "test_progs=$tp:${upstream/lsm_cgroup,/}"
+		"$st/lsm_image_pin" "$st/lsm_image_sleep" "test_progs=$tp:${upstream/lsm_cgroup,/}"
 		"$st/lsm_hostile,2000" "$leaks,scan")
 else
 	tests=("pipeline:$st/file_open_deny" "pipeline:$st/mprotect_audit"
 		"$st/lsm_verdict_rules" "$st/lsm_mac_admin"
 		"$st/lsm_tramp_race,100000" "$st/lsm_stress,20" "$st/lsm_hostile,300"
 		"$st/lsm_attach_churn,300" "$st/lsm_uncalled_nops" "$st/lsm_detach_fail"
-		"$st/lsm_image_pin" "test_progs=$tp:${upstream/lsm_cgroup,/}")
+		"$st/lsm_image_pin" "$st/lsm_image_sleep" "test_progs=$tp:${upstream/lsm_cgroup,/}")
 fi
 
 # 6.1's identify_cpu() clears the boot CPU's feature bits, LA57 included,

@@ -17,6 +17,9 @@ Two sources, each the only place its facts are written:
   docs-generate.py --rst FILE --update|--check
       the same for the "Behaviour changes from 6.1" section of
       Documentation/bpf/prog_lsm.rst.
+  --base 6.12 (or $KRSI_BASE=6.12): the table of the 6.12 series,
+      Documentation/behaviour-changes-6.12.md, and its section "Behaviour
+      changes from 6.12".
 
 <style>: "behaviour" (the table, without its release-note column), "release-notes"
 (a Markdown list of the changes marked as such), "behaviour-text" (a plain-text list
@@ -40,7 +43,9 @@ from doc_blocks import rewrite_blocks  # noqa: E402
 from series_code import code_checksum, series_names  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
-TABLE = os.path.join(ROOT, "Documentation", "behaviour-changes.md")
+# One table per base ($KRSI_BASE or --base; make exports BASE as KRSI_BASE).
+TABLES = {"6.1": "behaviour-changes.md", "6.12": "behaviour-changes-6.12.md"}
+TABLE = None  # set by main()
 RUNS = os.path.join(ROOT, "Documentation", "runs")
 COLUMNS = ["Change", "Patches", "Detect", "Adapt", "Release note"]
 BLOCK_START = re.compile(r"^<!-- generated:(\S+) -->$")
@@ -49,7 +54,7 @@ TEMPLATE_LINE = re.compile(r"^@generated:(\S+)@$")
 RUN_REF = r"run:([a-z0-9-]+)/([a-z_]+)"
 RUN_TAGGED = re.compile(rf"(<!--@{RUN_REF}-->)([0-9A-Za-z.+-]*)")
 RUN_INLINE = re.compile(rf"@{RUN_REF}@")
-RST_TITLE = "Behaviour changes from 6.1"
+RST_TITLE = None  # "Behaviour changes from <base>", set by main()
 
 
 def die(msg):
@@ -213,11 +218,18 @@ def rst_updated(text, path, table):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rst", metavar="PROG_LSM_RST")
+    ap.add_argument("--base", choices=sorted(TABLES), default=os.environ.get("KRSI_BASE", "6.1"),
+                    help="the base whose table to use (default: $KRSI_BASE, else 6.1)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", nargs="*", metavar="FILE")
     mode.add_argument("--check", nargs="*", metavar="FILE")
     mode.add_argument("--expand", metavar="TEMPLATE")
     args = ap.parse_args()
+    global TABLE, RST_TITLE
+    if args.base not in TABLES:
+        die(f"no behaviour table for base {args.base} (bases: {', '.join(sorted(TABLES))})")
+    TABLE = os.path.join(ROOT, "Documentation", TABLES[args.base])
+    RST_TITLE = f"Behaviour changes from {args.base}"
     table = rows()
     if args.expand:
         with open(args.expand) as f:

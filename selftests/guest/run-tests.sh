@@ -94,9 +94,10 @@ run_test_progs() { # <dir> <test>
 		esac
 	done
 	# A test the filter names must have run: a missing one is a failure.
+	# A test with some subtests skipped ends "OK (SKIP: 1/5)".
 	if [[ ${#tp_leaves[@]} -eq 0 ]]; then
 		report 1 "$2" "no result in test_progs' output"
-	elif ! grep -Eq "^#[0-9]+[[:space:]]+${2%%/*}:(OK|SKIP|FAIL)$" "$out"; then
+	elif ! grep -Eq "^#[0-9]+[[:space:]]+${2%%/*}:(OK|SKIP|FAIL)( \(SKIP: [0-9]+/[0-9]+\))?$" "$out"; then
 		report 1 "$2" "not run by test_progs"
 	fi
 	# A crash or a failure outside any test still fails the run.

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lsm_image_sleep: two sleepable LSM programs on a void hook, each of
+ * which sleeps in bpf_copy_from_user() on its own userfaultfd page when
+ * the test's thread target_tid sets an xattr; a fentry program on the
+ * hook's nop, attached to retire their trampoline image; and one on
+ * another nop, whose detach retires an image that no call is in.
+ */
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+int target_tid = 0;
+__u64 page_a = 0, page_b = 0;
+int a_runs = 0, b_runs = 0;
+
+static __always_inline bool target(void)
+{
+	return target_tid && (__u32)bpf_get_current_pid_tgid() == target_tid;
+}
+
+SEC("lsm.s/inode_post_setxattr")
+int BPF_PROG(sleep_a)
+{
+	char c;
+
+	if (target() && !bpf_copy_from_user(&c, 1, (void *)page_a))
+		a_runs++;
+	return 0;
+}
+
+SEC("lsm.s/inode_post_setxattr")
+int BPF_PROG(sleep_b)
+{
+	char c;
+
+	if (target() && !bpf_copy_from_user(&c, 1, (void *)page_b))
+		b_runs++;
+	return 0;
+}
+
+SEC("fentry/bpf_lsm_inode_post_setxattr")
+int BPF_PROG(retire)
+{
+	return 0;
+}
+
+SEC("fentry/bpf_lsm_sb_pivotroot")
+int BPF_PROG(witness)
+{
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
