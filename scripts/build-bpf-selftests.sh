@@ -133,6 +133,15 @@ else
 	echo "$sig" >"$btf.sig"
 fi
 
+# 6.12 compiles each test in the output directory (cd $(@D) && $(CC) -I.),
+# so its dependency file names the skeletons it includes bare
+# (atomics.lskel.h), which make, running in the source copy, cannot find or
+# make on the next run. Name them by their path.
+for dep in "$out"/*.test.d; do
+	[[ -f $dep ]] || continue
+	sed -i -E "s#([[:space:]])([A-Za-z0-9_-]+\.(l?skel|subskel)\.h)#\1$out/\2#g" "$dep"
+done
+
 cross=()
 case ${ARCH:-x86_64} in
 x86 | x86_64) ;;

@@ -3,12 +3,14 @@
 # figures filled in from Documentation/bench/results.csv
 # (scripts/bench-docs.py), then its behaviour-change list and test counts
 # from Documentation/behaviour-changes.md and Documentation/runs/
-# (scripts/docs-generate.py). First line: the subject.
-# usage: cover-letter.sh [<template>]
+# (scripts/docs-generate.py; <base> 6.12: Documentation/behaviour-changes-6.12.md).
+# First line: the subject.
+# usage: cover-letter.sh [<template> [<base>]]
 set -euo pipefail
 
 here=$(dirname "$0")
 docs=$here/../Documentation
 template=${1:-$docs/cover-letter.txt}
+base=${2:-6.1}
 "$here/bench-docs.py" "$docs/bench/results.csv" --expand "$template" |
-	"$here/docs-generate.py" --expand /dev/stdin
+	"$here/docs-generate.py" --base "$base" --expand /dev/stdin

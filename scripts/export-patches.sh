@@ -41,7 +41,9 @@ template=${4:-$docs/cover-letter.txt}
 if [[ -f $template ]]; then
 	cover=$(mktemp)
 	trap 'rm -f "$cover"' EXIT
-	"$(dirname "$0")/cover-letter.sh" "$template" >"$cover"
+	# The behaviour table of the tree's base: linux-source-<base>.
+	read -r pkg _ < <("$(dirname "$0")/series-base.sh" "$tree")
+	"$(dirname "$0")/cover-letter.sh" "$template" "${pkg#linux-source-}" >"$cover"
 fi
 find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 git -C "$tree" format-patch -q --no-signature --zero-commit --base=base \
