@@ -26,6 +26,11 @@ else
 $(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
 endif
 FRAGMENTS := $(ROOT)/kernel-config.fragment $(ROOT)/kernel-config-$(BASE).fragment
+# The harness's tests of the base's series (apply-commands, docs-generated).
+export KRSI_BASE := $(BASE)
+export KRSI_TREE := $(BB)/linux
+export KRSI_SERIES := $(SERIES)
+export KRSI_PATCHDIR := $(PATCHDIR)
 # The base's own tests of LSM programs, and the series' (lsm_direct_call,
 # lsm_verdict), by test_progs name: scripts/check.sh runs them. arm64 6.1
 # has no ftrace direct calls (since 6.4): without the (sub)tests that
