@@ -9,7 +9,7 @@ B ?= $(ROOT)/build
 # Each base has its own trees and outputs: $(B) for 6.1, $(B)/6.12 for
 # 6.12, and its own config fragment (kernel-config-<base>.fragment), merged
 # after kernel-config.fragment: FRAGMENTS.
-BASE ?= 6.1
+BASE ?= 6.12
 ifeq ($(BASE),6.1)
 SERIES := $(ROOT)/series
 PATCHDIR := $(ROOT)/patches
@@ -26,6 +26,13 @@ else
 $(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
 endif
 FRAGMENTS := $(ROOT)/kernel-config.fragment $(ROOT)/kernel-config-$(BASE).fragment
+# Not ported to 6.12 yet: the bench and Debian-config kernels, and arm64.
+ifeq ($(BASE),6.12)
+NOT_ON_6.12 := $(filter bench check-distro distro-config distro-kernel stock-distro-kernel,$(MAKECMDGOALS))
+ifneq ($(NOT_ON_6.12)$(filter arm64,$(ARCH)),)
+$(error $(strip $(NOT_ON_6.12) $(if $(filter arm64,$(ARCH)),ARCH=arm64)) is not ported to BASE=6.12 yet: run it with BASE=6.1)
+endif
+endif
 # The harness's tests of the base's series (apply-commands, docs-generated).
 export KRSI_BASE := $(BASE)
 export KRSI_TREE := $(BB)/linux
@@ -283,6 +290,6 @@ distclean: ## remove everything under build/ [B]
 	rm -rf $(B)
 
 help: ## this list: each target once, the variables it reads in brackets
-	@echo "  BASE=6.1 (default) or BASE=6.12: the base every target works on (Documentation/development.md)"
+	@echo "  BASE=6.12 (default) or BASE=6.1: the base every target works on (Documentation/development.md)"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk '{ t = $$1; sub(/:$$/, "", t); sub(/^[^#]*## /, ""); if (!seen[t]++) printf "  make %-20s %s\n", t, $$0 }'

@@ -26,8 +26,8 @@ Two sources, each the only place its facts are written:
 for the cover letter), "runs" (a Markdown table of the recorded runs, each
 said to be of the current series or of an earlier one, by the checksum
 of the code the series changes: a change of documents only keeps a run
-current), "patches" (a
-Markdown table of the series' patches and their subjects).
+current), "patches" and "patches-6.12" (a
+Markdown table of the 6.1 or the 6.12 series' patches and their subjects).
 """
 
 import argparse
@@ -40,7 +40,7 @@ import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from doc_blocks import rewrite_blocks  # noqa: E402
-from series_code import code_checksum, series_names  # noqa: E402
+from series_code import SERIES, code_checksum, series_names  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # One table per base (--base).
@@ -110,7 +110,9 @@ def render(style, table):
         return [f"- {r['Change']} Detect: {clause(r['Detect'])} Adapt: {clause(r['Adapt'])}"
                 for r in table if r["Release note"] == "yes"]
     if style == "patches":
-        return patches_table()
+        return patches_table("6.1")
+    if style == "patches-6.12":
+        return patches_table("6.12")
     if style == "runs":
         return runs_table()
     if style == "behaviour-text":
@@ -119,7 +121,7 @@ def render(style, table):
             plain = f"{r['Change']} ({patches_label(r['Patches'])})".replace("`", "")
             lines += wrap(plain, 72, "- ", "  ")
         return lines
-    die(f"unknown style '{style}' (behaviour, release-notes, behaviour-text or runs)")
+    die(f"unknown style '{style}' (behaviour, release-notes, behaviour-text, runs, patches or patches-6.12)")
 
 
 def rst_section(table):
@@ -144,15 +146,19 @@ def record(name):
 
 def runs_table():
     """Every recorded run, by name (make check's first)."""
-    with open(os.path.join(ROOT, "series")) as f:
-        current, _ = code_checksum(f.read(), lambda n: open(os.path.join(ROOT, "patches", n)).read())
+    current = {}
+    for base, (series, patches) in SERIES.items():
+        with open(os.path.join(ROOT, series)) as f:
+            current[base], _ = code_checksum(
+                f.read(), lambda n, d=patches: open(os.path.join(ROOT, d, n)).read())
     names = sorted(f[:-4] for f in os.listdir(RUNS) if f.endswith(".txt"))
     lines = ["| command | result | boots | wall time | `build/` after | run on |",
              "|---|---|---|---|---|---|"]
     for n in names:
         r = record(n)
-        series = "this series" if r["series"] == current else \
-            f"an earlier series ({r['patches']} patches)"
+        base = r.get("base", "6.1")
+        series = f"this {base} series" if r["series"] == current[base] else \
+            f"an earlier {base} series ({r['patches']} patches)"
         wall = f"{r['minutes']} min" if "minutes" in r else "not recorded"
         disk = f"{r['build_gib']} GiB" if "build_gib" in r else "not recorded"
         note = f"; {r['note']}" if "note" in r else ""
@@ -162,16 +168,17 @@ def runs_table():
     return lines
 
 
-def patches_table():
-    """One line per patch of `series`: its number and subject."""
+def patches_table(base):
+    """One line per patch of the base's series: its number and subject."""
+    series, patches = SERIES[base]
     lines = ["| patch | subject |", "|---:|---|"]
-    with open(os.path.join(ROOT, "series")) as f:
+    with open(os.path.join(ROOT, series)) as f:
         names = series_names(f.read())
     for n, name in enumerate(names, 1):
-        with open(os.path.join(ROOT, "patches", name), "rb") as f:
+        with open(os.path.join(ROOT, patches, name), "rb") as f:
             msg = email.message_from_binary_file(f, policy=email.policy.default)
         subject = re.sub(r"^\[PATCH[^]]*\] ", "", " ".join(str(msg["Subject"]).split()))
-        lines.append(f"| {n} | [{subject}](patches/{name}) |")
+        lines.append(f"| {n} | [{subject}]({patches}/{name}) |")
     return lines
 
 

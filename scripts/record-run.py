@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Record a finished test run in Documentation/runs/<name>.txt.
 
-usage: record-run.py <results dir> <name> <command> [--seconds S] [--commit REV] [--note TEXT]
+usage: record-run.py <results dir> <name> <command> [--seconds S] [--commit REV] [--base B] [--note TEXT]
 
 Reads <results dir>/junit.xml (scripts/collect-results.py wrote it) and
 writes "key: value" lines: the command, the totals, the boots, the run's
@@ -21,7 +21,7 @@ import sys
 from xml.etree import ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from series_code import code_checksum  # noqa: E402
+from series_code import SERIES, code_checksum  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -31,12 +31,13 @@ def die(msg):
     sys.exit(2)
 
 
-def series_checksum(commit):
-    """series_code.code_checksum() of the series and patches at commit."""
+def series_checksum(commit, base):
+    """series_code.code_checksum() of the base's series and patches at commit."""
     def show(path):
         return subprocess.run(["git", "-C", ROOT, "show", f"{commit}:{path}"],
                               check=True, capture_output=True, text=True).stdout
-    return code_checksum(show("series"), lambda n: show(f"patches/{n}"))
+    series, patches = SERIES[base]
+    return code_checksum(show(series), lambda n: show(f"{patches}/{n}"))
 
 
 def main():
@@ -46,6 +47,8 @@ def main():
     ap.add_argument("command")
     ap.add_argument("--seconds", type=float)
     ap.add_argument("--commit", default="HEAD")
+    ap.add_argument("--base", choices=sorted(SERIES), default="6.1",
+                    help="the base whose series the run tested (default 6.1)")
     ap.add_argument("--note", help="how the run was made, shown beside it (e.g. cold ccache)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
                     help="the output directory whose size is recorded (default build/)")
@@ -61,7 +64,7 @@ def main():
         seconds = float(open(wall).read())
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=7", args.commit],
                             check=True, capture_output=True, text=True).stdout.strip()
-    checksum, patches = series_checksum(commit)
+    checksum, patches = series_checksum(commit, args.base)
     tests, failed, skipped = (int(root.get(k)) for k in ("tests", "failures", "skipped"))
     rec = {
         "command": args.command,
@@ -77,6 +80,7 @@ def main():
                         capture_output=True, text=True).stdout.split()[0]
     rec["build_gib"] = f"{int(du) / 1024:.1f}"
     rec.update({
+        "base": args.base,
         "date": datetime.date.fromtimestamp(os.path.getmtime(junit)).isoformat(),
         "commit": commit,
         "series": checksum,

@@ -7,6 +7,9 @@ hunk does."""
 import hashlib
 import re
 
+# Each base's series file and patch directory, relative to the repository.
+SERIES = {"6.1": ("series", "patches"), "6.12": ("patches/6.12/series", "patches/6.12")}
+
 # A patch's per-file sections: "diff --git a/<path> b/<path>" up to the next.
 SECTION = re.compile(r"^diff --git a/(\S+) b/\S+\n", re.M)
 

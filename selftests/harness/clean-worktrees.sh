@@ -21,7 +21,7 @@ git -C "$B/linux" worktree add -q --detach "$B/lint/linux" base
 
 # None of the calling make's variables, which it exports (make check
 # KOUT=... would have clean delete that KOUT).
-env -i PATH="$PATH" HOME="$HOME" make -s -C "$root" clean B="$B" >/dev/null
+env -i PATH="$PATH" HOME="$HOME" make -s -C "$root" clean BASE=6.1 B="$B" >/dev/null
 [[ ! -e $B/lint ]] || fail "make clean left $B/lint"
 if git -C "$B/linux" worktree list --porcelain | grep -q '^prunable'; then
 	fail "a worktree stays registered: $(git -C "$B/linux" worktree list)"
