@@ -45,7 +45,6 @@ from series_code import SERIES, code_checksum, series_names  # noqa: E402
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # One table per base (--base).
 TABLES = {"6.1": "behaviour-changes.md", "6.12": "behaviour-changes-6.12.md"}
-TABLE = None  # set by main()
 RUNS = os.path.join(ROOT, "Documentation", "runs")
 COLUMNS = ["Change", "Patches", "Detect", "Adapt", "Release note"]
 BLOCK_START = re.compile(r"^<!-- generated:(\S+) -->$")
@@ -54,7 +53,6 @@ TEMPLATE_LINE = re.compile(r"^@generated:(\S+)@$")
 RUN_REF = r"run:([a-z0-9-]+)/([a-z_]+)"
 RUN_TAGGED = re.compile(rf"(<!--@{RUN_REF}-->)([0-9A-Za-z.+-]*)")
 RUN_INLINE = re.compile(rf"@{RUN_REF}@")
-RST_TITLE = None  # "Behaviour changes from <base>", set by main()
 
 
 def die(msg):
@@ -62,10 +60,10 @@ def die(msg):
     sys.exit(2)
 
 
-def rows():
-    """The table's rows as dicts of COLUMNS ($KRSI_BEHAVIOUR_TABLE: another
+def rows(path):
+    """The rows of the table at path as dicts of COLUMNS ($KRSI_BEHAVIOUR_TABLE: another
     copy of the table, for the harness's test of this check)."""
-    table = os.environ.get("KRSI_BEHAVIOUR_TABLE", TABLE)
+    table = os.environ.get("KRSI_BEHAVIOUR_TABLE", path)
     try:
         with open(table) as f:
             lines = [x.rstrip("\n") for x in f if x.startswith("|")]
@@ -208,17 +206,17 @@ def expanded(text, table):
     return "\n".join(out)
 
 
-def rst_updated(text, path, table):
+def rst_updated(text, path, table, title):
     lines = text.split("\n")
     try:
-        start = lines.index(RST_TITLE) + 2
+        start = lines.index(title) + 2
     except ValueError:
-        die(f"{path} has no section '{RST_TITLE}'")
+        die(f"{path} has no section '{title}'")
     # The next title: a line underlined by a line of one repeated character.
     end = next((j for j in range(start, len(lines) - 1)
                 if lines[j] and re.fullmatch(r"([-=~^])\1+", lines[j + 1])), None)
     if end is None:
-        die(f"{path}: no section after '{RST_TITLE}'")
+        die(f"{path}: no section after '{title}'")
     return "\n".join(lines[:start] + rst_section(table) + lines[end:])
 
 
@@ -232,10 +230,9 @@ def main():
     mode.add_argument("--check", nargs="*", metavar="FILE")
     mode.add_argument("--expand", metavar="TEMPLATE")
     args = ap.parse_args()
-    global TABLE, RST_TITLE
-    TABLE = os.path.join(ROOT, "Documentation", TABLES[args.base])
-    RST_TITLE = f"Behaviour changes from {args.base}"
-    table = rows()
+    table_path = os.path.join(ROOT, "Documentation", TABLES[args.base])
+    title = f"Behaviour changes from {args.base}"
+    table = rows(table_path)
     if args.expand:
         with open(args.expand) as f:
             sys.stdout.write(expanded(f.read(), table))
@@ -249,12 +246,12 @@ def main():
     for path in files:
         with open(path) as f:
             text = f.read()
-        new = rst_updated(text, path, table) if path == args.rst else updated(text, path, table)
+        new = rst_updated(text, path, table, title) if path == args.rst else updated(text, path, table)
         if new == text:
             continue
         if args.check is not None:
             how = f"--rst {path} --update" if path == args.rst else f"--update {path}"
-            print(f"docs-generate.py: {path} differs from {os.path.relpath(TABLE, ROOT)} or "
+            print(f"docs-generate.py: {path} differs from {os.path.relpath(table_path, ROOT)} or "
                   f"Documentation/runs/; run scripts/docs-generate.py {how}", file=sys.stderr)
             stale = 1
         else:

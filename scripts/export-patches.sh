@@ -34,6 +34,11 @@ if [[ -f $series ]] && [[ ! -f $stamp ||
 		fi
 	done < <("$(dirname "$0")/series-patches.sh" "$series" "$patchdir")
 fi
+# "linux-source-<release> <Debian version>": the cover letter's behaviour
+# table and the series' "# base:" line.
+base=$("$(dirname "$0")/series-base.sh" "$tree")
+release=${base%% *}
+release=${release#linux-source-}
 # Expanded first: a figure missing from its source leaves patches/ as it is.
 docs=$(dirname "$0")/../Documentation
 cover=
@@ -41,9 +46,7 @@ template=${4:-$docs/cover-letter.txt}
 if [[ -f $template ]]; then
 	cover=$(mktemp)
 	trap 'rm -f "$cover"' EXIT
-	# The behaviour table of the tree's base: linux-source-<base>.
-	read -r pkg _ < <("$(dirname "$0")/series-base.sh" "$tree")
-	"$(dirname "$0")/cover-letter.sh" "$template" "${pkg#linux-source-}" >"$cover"
+	"$(dirname "$0")/cover-letter.sh" "$template" "$release" >"$cover"
 fi
 find "$patchdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 git -C "$tree" format-patch -q --no-signature --zero-commit --base=base \
@@ -67,7 +70,6 @@ text = text.replace("*** BLURB HERE ***", blurb.strip("\n"), 1)
 open(patch, "w").write(text)
 PY
 fi
-base=$("$(dirname "$0")/series-base.sh" "$tree")
 {
 	echo "# base: $base"
 	(cd "$patchdir" && find . -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' -printf '%f\n' | sort)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "krsi_test.h"
 
@@ -148,6 +149,23 @@ static inline bool krsi_check_denies_then_detaches(int fd, const char *hook,
 	close(fd);
 	ok &= KRSI_CHECK_EQ(what, 0, krsi_live_count(hook));
 	return ok;
+}
+
+/* The BTF id of vmlinux function @func, or 0 after a failed check. */
+static inline __u32 krsi_vmlinux_btf_id(const char *func)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id;
+
+	if (!KRSI_CHECK_PTR("btf__load_vmlinux_btf", vmlinux))
+		return 0;
+	id = btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC);
+	btf__free(vmlinux);
+	if (id <= 0) {
+		krsi_fail(__FILE__, __LINE__, "no BTF id for %s (%d)", func, id);
+		return 0;
+	}
+	return id;
 }
 
 static inline double krsi_now(void)

@@ -28,8 +28,6 @@
 
 #include <linux/userfaultfd.h>
 
-#include <bpf/btf.h>
-
 #include "krsi_lsm.h"
 #include "krsi_test.h"
 #include "lsm_image_sleep.skel.h"
@@ -118,23 +116,6 @@ static bool uffd_setup(void)
 	return KRSI_CHECK_SYSCALL("UFFDIO_REGISTER", ioctl(uffd, UFFDIO_REGISTER, &reg));
 }
 
-/* The BTF id of vmlinux function @func, or 0 after a failed check. */
-static __u32 btf_id_of(const char *func)
-{
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int id;
-
-	if (!KRSI_CHECK_PTR("btf__load_vmlinux_btf", vmlinux))
-		return 0;
-	id = btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id <= 0) {
-		krsi_fail(__FILE__, __LINE__, "no BTF id for %s (%d)", func, id);
-		return 0;
-	}
-	return id;
-}
-
 /* How many trampoline images of BTF id @id are in /proc/kallsyms; the
  * address of one of them in *@addr, and whether one is at @want.
  */
@@ -221,8 +202,8 @@ int main(void)
 	if (!KRSI_CHECK_PTR("lsm_image_sleep__open_and_load", skel))
 		return krsi_exit("lsm_image_sleep");
 	s.skel = skel;
-	hook_id = btf_id_of("bpf_lsm_inode_post_setxattr");
-	witness_id = btf_id_of("bpf_lsm_sb_pivotroot");
+	hook_id = krsi_vmlinux_btf_id("bpf_lsm_inode_post_setxattr");
+	witness_id = krsi_vmlinux_btf_id("bpf_lsm_sb_pivotroot");
 	if (!hook_id || !witness_id || !show_images() || !uffd_setup())
 		goto out;
 	skel->bss->page_a = (unsigned long)pages;

@@ -41,8 +41,6 @@
 
 #include <linux/capability.h>
 
-#include <bpf/btf.h>
-
 #include "krsi_lsm.h"
 #include "krsi_test.h"
 #include "lsm_verdict_rules.skel.h"
@@ -340,22 +338,6 @@ static void cgroup_set_retval_refused(void)
 			{ .code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = BPF_REG_0, \
 			  .off = 1 }, EXIT_INSN, EXIT_INSN
 
-/* The BTF id of bpf_lsm_file_mprotect, or <= 0 after a failed check. */
-static int mprotect_btf_id(void)
-{
-	struct btf *vmlinux;
-	int id;
-
-	vmlinux = btf__load_vmlinux_btf();
-	if (!KRSI_CHECK_PTR("btf__load_vmlinux_btf", vmlinux))
-		return -1;
-	id = btf__find_by_name_kind(vmlinux, "bpf_lsm_file_mprotect", BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id <= 0)
-		krsi_fail(__FILE__, __LINE__, "no BTF id for bpf_lsm_file_mprotect (%d)", id);
-	return id;
-}
-
 /* Every exit of a loaded program must come after "r0 <<= 32; r0 s>>= 32",
  * which makes R0 the sign extension of the int the hook returns.
  */
@@ -440,7 +422,7 @@ static void ctx_read_only(void)
 	unsigned int i;
 	int id, fd;
 
-	id = mprotect_btf_id();
+	id = krsi_vmlinux_btf_id("bpf_lsm_file_mprotect");
 	if (id <= 0)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -471,7 +453,7 @@ static void return_u64_rejected(void)
 	unsigned int i;
 	int id, fd;
 
-	id = mprotect_btf_id();
+	id = krsi_vmlinux_btf_id("bpf_lsm_file_mprotect");
 	if (id <= 0)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -15,28 +15,29 @@ int target_tid = 0;
 __u64 page_a = 0, page_b = 0;
 int a_runs = 0, b_runs = 0;
 
-static __always_inline bool target(void)
+/* For target_tid: read a byte of @page, sleeping until the test fills it,
+ * and count the run in @runs.
+ */
+static __always_inline void sleep_on(__u64 page, int *runs)
 {
-	return target_tid && (__u32)bpf_get_current_pid_tgid() == target_tid;
+	char c;
+
+	if (target_tid && (__u32)bpf_get_current_pid_tgid() == target_tid &&
+	    !bpf_copy_from_user(&c, 1, (void *)page))
+		(*runs)++;
 }
 
 SEC("lsm.s/inode_post_setxattr")
 int BPF_PROG(sleep_a)
 {
-	char c;
-
-	if (target() && !bpf_copy_from_user(&c, 1, (void *)page_a))
-		a_runs++;
+	sleep_on(page_a, &a_runs);
 	return 0;
 }
 
 SEC("lsm.s/inode_post_setxattr")
 int BPF_PROG(sleep_b)
 {
-	char c;
-
-	if (target() && !bpf_copy_from_user(&c, 1, (void *)page_b))
-		b_runs++;
+	sleep_on(page_b, &b_runs);
 	return 0;
 }
 
