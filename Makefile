@@ -26,11 +26,10 @@ else
 $(error BASE=$(BASE) is not supported: use BASE=6.1 or BASE=6.12)
 endif
 FRAGMENTS := $(ROOT)/kernel-config.fragment $(ROOT)/kernel-config-$(BASE).fragment
-# Not ported to 6.12 yet: the bench and Debian-config kernels, and arm64.
-ifeq ($(BASE),6.12)
-NOT_ON_6.12 := $(filter bench check-distro distro-config distro-kernel stock-distro-kernel,$(MAKECMDGOALS))
-ifneq ($(NOT_ON_6.12)$(filter arm64,$(ARCH)),)
-$(error $(strip $(NOT_ON_6.12) $(if $(filter arm64,$(ARCH)),ARCH=arm64)) is not ported to BASE=6.12 yet: run it with BASE=6.1)
+# Not ported to 6.12 yet: the arm64 bench.
+ifeq ($(BASE)-$(ARCH),6.12-arm64)
+ifneq ($(filter bench stock-kernel,$(MAKECMDGOALS)),)
+$(error make $(filter bench stock-kernel,$(MAKECMDGOALS)) ARCH=arm64 is not ported to BASE=6.12 yet: run it with BASE=6.1)
 endif
 endif
 # The harness's tests of the base's series (apply-commands, docs-generated).
@@ -70,7 +69,7 @@ MANAGED := $(filter $(BB)/linux,$(abspath $(KSRC)))
 # exports command-line variables to.
 ifeq ($(ARCH),arm64)
 ARCH_OUT := $(BB)/arm64
-ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment
+ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment $(ROOT)/kernel-config-arm64-$(BASE).fragment
 IMAGE_PATH := arch/arm64/boot/Image
 ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs stock-kernel bench clean help
 ifneq ($(filter-out $(ARM64_GOALS),$(MAKECMDGOALS)),)
@@ -208,7 +207,7 @@ attach-churn: kernel selftests stock-kernel ## lsm_attach_churn (a deny and an f
 
 distro-config: deps ## build/distro/kernel-config-distro.fragment: Debian's security and hook-cost options
 	@mkdir -p $(BB)/distro
-	@$(ROOT)/scripts/distro-config.sh $(BB)/distro/kernel-config-distro.fragment
+	@$(ROOT)/scripts/distro-config.sh $(BASE) $(BB)/distro/kernel-config-distro.fragment
 
 # The pipeline's config with Debian's security and hook-cost options on
 # top; CONFIG_LSM is Debian's, so kernel-config.fragment's is left out.
@@ -230,7 +229,7 @@ check-distro: distro-kernel ## make check on the Debian-config kernel with Debia
 	@$(ROOT)/scripts/check.sh $(DISTRO_KOUT)/arch/x86/boot/bzImage $(LOGS)/distro $(RESULTS)/distro \
 		$(GUEST_TIMEOUT) $(DISTRO_LSM) $(BB)/distro/selftests $(BB)/distro/bpf-selftests
 
-stock-distro-kernel: tree distro-config $(BB)/distro/kernel-config-nolsm.fragment ## unpatched 6.1 with Debian's config options, for make bench
+stock-distro-kernel: tree distro-config $(BB)/distro/kernel-config-nolsm.fragment ## the unpatched base with Debian's config options, for make bench
 	@$(ROOT)/scripts/prepare-stock.sh $(BB)/linux $(STOCK_SRC)
 	@$(ROOT)/scripts/configure-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT) $(DISTRO_FRAGMENTS)
 	@$(ROOT)/scripts/build-kernel.sh $(STOCK_SRC) $(STOCK_DISTRO_OUT)
@@ -261,14 +260,15 @@ bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instru
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
 	@$(ROOT)/scripts/bench.sh -o $(BENCH_OUT) -b $(BENCH_OUT) $(BENCH_OPTS) \
-		"defconfig:$(BENCH_LSM):$(STOCK_OUT)/arch/x86/boot/bzImage:$(BZIMAGE):x86_64_defconfig + kvm_guest.config + kernel-config.fragment" \
-		"distro::$(STOCK_DISTRO_OUT)/arch/x86/boot/bzImage:$(DISTRO_KOUT)/arch/x86/boot/bzImage:the same + Debian linux-config-6.1 security and hook-cost options (make distro-config)"
+		"defconfig:$(BENCH_LSM):$(STOCK_OUT)/arch/x86/boot/bzImage:$(BZIMAGE):x86_64_defconfig + kvm_guest.config + $(subst $(space), + ,$(notdir $(FRAGMENTS)))" \
+		"distro::$(STOCK_DISTRO_OUT)/arch/x86/boot/bzImage:$(DISTRO_KOUT)/arch/x86/boot/bzImage:the same + Debian linux-config-$(BASE) security and hook-cost options (make distro-config)"
 	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
 endif
 
 docs-update: ## rewrite the generated parts of README.md and Documentation/ from their sources
 	@$(ROOT)/scripts/docs-generate.py --update $(ROOT)/README.md
-	@$(ROOT)/scripts/bench-docs.py $(ROOT)/Documentation/bench/results.csv --update $(ROOT)/README.md \
+	@$(ROOT)/scripts/bench-docs.py $(ROOT)/Documentation/bench/results.csv \
+		--with 6.12=$(ROOT)/Documentation/bench/6.12/results.csv --update $(ROOT)/README.md \
 		$(ROOT)/Documentation/residual-cost.md $(ROOT)/Documentation/distributions.md
 
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst

@@ -31,6 +31,10 @@ of the patches' commit messages that carry figures, with inline
 "@<set>/<config>/<op>/<field>@" where the figures go; passages are
 separated by blank lines, "#" lines are comments.
 
+--with <prefix>=<csv> (repeatable) adds the sets of another run, named
+"<prefix>-<set>": --with 6.12=Documentation/bench/6.12/results.csv gives
+the 6.12 run's sets as 6.12-defconfig and 6.12-distro.
+
 <table> is "<style>:<set>" with style "md" (Markdown, the headline
 columns) or "text" (fixed-width plain text, every configuration).
 <field> is "ns" (instructions per operation), "delta" (over the set's
@@ -63,7 +67,7 @@ OP_NAMES = {
 BLOCK_START = re.compile(r"^<!-- bench:(\S+) -->$")
 BLOCK_END = "<!-- /bench -->"
 # <set>/<config>/<op>/<field>: the four groups figure() takes.
-FIGURE_REF = r"([a-z][a-z0-9_-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
+FIGURE_REF = r"([a-z0-9][a-z0-9_.-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
 INLINE = re.compile(rf"@{FIGURE_REF}@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
 # A figure as the documents print it: a signed number, " %" for a "pct".
@@ -77,8 +81,9 @@ def die(msg):
     sys.exit(2)
 
 
-def load(path):
-    """{set: {config: {op: row}}} and the op order, attach rows left out."""
+def load(path, prefix=""):
+    """{set: {config: {op: row}}} and the op order, attach rows left out;
+    with a prefix, each set is named "<prefix>-<set>"."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -88,7 +93,7 @@ def load(path):
     for row in rows:
         if row["op"].startswith("attach_detach"):
             continue
-        sets.setdefault(row["set"], {}).setdefault(row["config"], {})[row["op"]] = row
+        sets.setdefault(prefix + row["set"], {}).setdefault(row["config"], {})[row["op"]] = row
         if row["op"] not in ops:
             ops.append(row["op"])
     if not sets:
@@ -271,6 +276,7 @@ def check_patches(sets, ops, spec, patches):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv")
+    ap.add_argument("--with", action="append", default=[], metavar="PREFIX=CSV", dest="more")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--update", nargs="+", metavar="FILE")
     mode.add_argument("--check", nargs="+", metavar="FILE")
@@ -279,6 +285,13 @@ def main():
     mode.add_argument("--check-patches", nargs="+", metavar=("PASSAGES", "PATCH"))
     args = ap.parse_args()
     sets, ops = load(args.csv)
+    for spec in args.more:
+        prefix, _, path = spec.partition("=")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", prefix) or not path:
+            die(f"--with wants <prefix>=<results.csv>, not '{spec}'")
+        more, more_ops = load(path, prefix + "-")
+        sets.update(more)
+        ops += [op for op in more_ops if op not in ops]
     if args.message:
         sys.stdout.write(message(sets, ops, args.message, sys.stdin.read()))
         return 0

@@ -313,7 +313,7 @@ def md_method(run):
     n = len(run.measured)
     jobs = f", {r['jobs']} guests at once" if r.get("jobs") else ""
     lines = [
-        "# BPF LSM hook overhead: stock 6.1 against the series", "",
+        f"# BPF LSM hook overhead: stock {r.get('base', '6.1')} against the series", "",
         f"Measured by `scripts/bench.sh` on {r['date']}; {n} configurations × {r['boots']} boots in "
         f"{r['host_secs']} s of host time{jobs}; written up by `scripts/bench-report.py`.", "",
         f"Instrument: {r['qemu']}, TCG, `{r['qemu_opts']}`, kernel parameters `{r['kernel_cmdline']}`.",

@@ -10,8 +10,8 @@
 # usage: bench.sh [-o outdir] [-b bindir] [-C configs] [-n boots] [-r rounds]
 #                 [-s scale%] [-c attach-cycles] [-t timeout-s] [-j jobs]
 #                 <set>:<lsm>:<stock-bzImage>:<patched-bzImage>[:<title>]...
-#   A set is a pair of kernels built with the same configuration, stock
-#   6.1 and the series, measured in the six configurations below.  <lsm>
+#   A set is a pair of kernels built with the same configuration, the
+#   stock base and the series, measured in six configurations.  <lsm>
 #   is the lsm= list without bpf (empty: CONFIG_LSM of the stock kernel's
 #   .config, bpf removed).  Configurations of the set "defconfig" are
 #   numbered 1-6, those of another set carry its first letter (d1-d6).
@@ -231,8 +231,11 @@ rm -rf "$outdir/raw.d"
 	printf 'run\tdate=%s\tqemu=%s\tqemu_opts=%s\tkernel_cmdline=%s' \
 		"$(date -u '+%Y-%m-%d %H:%M UTC')" "$("$qemu" --version | head -1)" \
 		"$qemu_opts" "$cmdline"
-	printf '\trounds=%s\tboots=%s\tscale=%s\thost_secs=%s\tjobs=%s\n' \
+	printf '\trounds=%s\tboots=%s\tscale=%s\thost_secs=%s\tjobs=%s' \
 		"$rounds" "$boots" "$scale" "$total_secs" "$jobs"
+	# The base (make exports it): the reports' title names it.
+	[[ -z ${KRSI_BASE:-} ]] || printf '\tbase=%s' "$KRSI_BASE"
+	printf '\n'
 	cat "$meta"
 } >"$meta.tmp"
 mv "$meta.tmp" "$meta"

@@ -57,6 +57,10 @@ else
 		"$st/lsm_attach_churn,300" "$st/lsm_uncalled_nops" "$st/lsm_detach_fail"
 		"$st/lsm_image_pin" "$st/lsm_image_sleep" "test_progs=$tp:${upstream/lsm_cgroup,/}")
 fi
+# Images that skip the nop, seen by a kprobe at an x86-64 offset.
+if [[ -z ${KRSI_TESTS:-} && ${KRSI_ARCH:-} != arm64 ]]; then
+	tests+=("$st/lsm_nop_body")
+fi
 
 # 6.1's identify_cpu() clears the boot CPU's feature bits, LA57 included,
 # before reading them again: a KASAN kernel taking an interrupt there

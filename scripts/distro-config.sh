@@ -1,23 +1,23 @@
 #!/bin/bash
 # Write a kconfig fragment with the security and hook-cost options of
-# Debian's generic amd64 6.1 config, read from the installed
-# linux-config-6.1 package, each line as Debian has it ("# CONFIG_X is not
+# Debian's generic amd64 config of a base (6.1 or 6.12), read from the
+# installed linux-config-<base> package, each line as Debian has it ("# CONFIG_X is not
 # set" included). Only the options matched by the groups below are copied,
 # never Debian's whole config; merged last over the pipeline's config, it
 # gives a distro-like kernel. Its CONFIG_LSM overrides the one of
 # kernel-config.fragment, which configure-kernel.sh then reports: give that
 # script kernel-config.fragment without its CONFIG_LSM line.
-# usage: distro-config.sh <output fragment>
+# usage: distro-config.sh <base> <output fragment>
 set -euo pipefail
 
-pkg=linux-config-6.1
-src=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
-
-if [[ $# -ne 1 || -z $1 ]]; then
-	echo "usage: distro-config.sh <output fragment>" >&2
+if [[ $# -ne 2 || -z $2 || ! $1 =~ ^(6\.1|6\.12)$ ]]; then
+	echo "usage: distro-config.sh <6.1|6.12> <output fragment>" >&2
 	exit 2
 fi
-out=$1
+base_version=$1
+out=$2
+pkg=linux-config-$base_version
+src=/usr/src/$pkg/config.amd64_none_amd64.xz
 if [[ ! -d $(dirname -- "$out") ]]; then
 	echo "distro-config: directory of $out does not exist; create it first" >&2
 	exit 1
@@ -27,9 +27,9 @@ if [[ -z $version || ! -r $src ]]; then
 	echo "distro-config: $src not found; install it with: apt-get install $pkg" >&2
 	exit 1
 fi
-base=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+base=$(dpkg-query -W -f='${Version}' "linux-source-$base_version" 2>/dev/null || true)
 if [[ -n $base && $base != "$version" ]]; then
-	echo "distro-config: $pkg is $version but linux-source-6.1 is $base; install $pkg=$base for a config of the same kernel" >&2
+	echo "distro-config: $pkg is $version but linux-source-$base_version is $base; install $pkg=$base for a config of the same kernel" >&2
 fi
 
 # Groups of option names (extended regexes, matched against the whole name

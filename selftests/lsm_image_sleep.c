@@ -2,14 +2,16 @@
 /*
  * lsm_image_sleep: a retired trampoline image must outlive a call that
  * sleeps in one of its sleepable programs. Two lsm.s programs on the void
- * hook inode_post_setxattr (fentry programs of one image with the series)
- * each sleep on a userfaultfd page. A thread sets an xattr and sleeps in
- * the first; a fentry program attached to the nop retires the image; the
- * thread is let into the second, where it sleeps again. The retired image
- * must stay (its bpf_trampoline_<key> symbol in /proc/kallsyms) while the
- * thread sleeps there, for longer than it takes the image of a fentry
- * program detached at the same time, which no call is in, to be freed, and
- * must be freed once the thread left. An image freed under the thread is executed as freed
+ * hook inode_post_setxattr (fentry programs of one image with the series),
+ * then two on the int hook inode_setxattr (whose image returns the verdict
+ * and calls the nop only because they may sleep), each sleep on a
+ * userfaultfd page. A thread sets an xattr and sleeps in the first; a
+ * fentry program attached to the nop retires the image; the thread is let
+ * into the second, where it sleeps again. The retired image must stay (its
+ * bpf_trampoline_<key> symbol in /proc/kallsyms) while the thread sleeps
+ * there, for longer than it takes the image of a fentry program detached at
+ * the same time, which no call is in, to be freed, and must be freed once
+ * the thread left. An image freed under the thread is executed as freed
  * text when the thread wakes up: the guest then oopses after this test
  * reported its failure.
  */
@@ -36,6 +38,8 @@
 /* The BTF id in a trampoline's key (6.12 sets bit 31 besides it). */
 #define KEY_BTF_ID	0x7fffffffULL
 #define TARGET_TEMPLATE	"/tmp/lsm_image_sleep_XXXXXX"
+/* Two pages per hook, each faulted on once. */
+#define NR_PAGES	4
 
 static long page_size;
 static int uffd = -1;
@@ -107,12 +111,12 @@ static bool uffd_setup(void)
 	if (!KRSI_CHECK_SYSCALL("userfaultfd", uffd) ||
 	    !KRSI_CHECK_SYSCALL("UFFDIO_API", ioctl(uffd, UFFDIO_API, &api)))
 		return false;
-	pages = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+	pages = mmap(NULL, NR_PAGES * page_size, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!KRSI_CHECK_PTR("mmap", pages == MAP_FAILED ? NULL : pages))
 		return false;
 	reg.range.start = (unsigned long)pages;
-	reg.range.len = 2 * page_size;
+	reg.range.len = NR_PAGES * page_size;
 	return KRSI_CHECK_SYSCALL("UFFDIO_REGISTER", ioctl(uffd, UFFDIO_REGISTER, &reg));
 }
 
@@ -181,44 +185,49 @@ static double wait_freed(__u32 id, unsigned long want)
 	return -1;
 }
 
-int main(void)
+/* One hook: its two sleepable programs, the fentry program that retires
+ * their image, and the hook's name.
+ */
+struct sleep_case {
+	const char *hook;
+	struct bpf_program *a, *b, *retire;
+};
+
+/* Case @n of @skel on pages 2n and 2n + 1. */
+static void run_case(struct lsm_image_sleep *skel, const struct sleep_case *c, int n)
 {
 	struct bpf_link *la = NULL, *lb = NULL, *lr = NULL, *lw = NULL;
-	char path[] = TARGET_TEMPLATE;
-	struct setter s = { .fd = -1, .ret = -1 };
-	unsigned long old, witness;
-	struct lsm_image_sleep *skel;
-	struct krsi_mark mark0;
-	__u32 hook_id, witness_id;
+	char path[] = TARGET_TEMPLATE, nop[64], what[128];
+	struct setter s = { .skel = skel, .fd = -1, .ret = -1 };
 	char *first = NULL, *second = NULL, *pending = NULL;
+	unsigned long old = 0, witness;
+	__u32 hook_id, witness_id;
 	bool started = false;
 	pthread_t thread;
 	double secs;
 
-	krsi_init();
-	page_size = sysconf(_SC_PAGESIZE);
-	mark0 = krsi_mark_objects();
-	skel = lsm_image_sleep__open_and_load();
-	if (!KRSI_CHECK_PTR("lsm_image_sleep__open_and_load", skel))
-		return krsi_exit("lsm_image_sleep");
-	s.skel = skel;
-	hook_id = krsi_vmlinux_btf_id("bpf_lsm_inode_post_setxattr");
+	krsi_note("%s: two sleepable programs", c->hook);
+	snprintf(nop, sizeof(nop), "bpf_lsm_%s", c->hook);
+	hook_id = krsi_vmlinux_btf_id(nop);
 	witness_id = krsi_vmlinux_btf_id("bpf_lsm_sb_pivotroot");
-	if (!hook_id || !witness_id || !show_images() || !uffd_setup())
-		goto out;
-	skel->bss->page_a = (unsigned long)pages;
-	skel->bss->page_b = (unsigned long)pages + page_size;
+	if (!hook_id || !witness_id)
+		return;
+	skel->bss->page_a = (unsigned long)pages + 2 * n * page_size;
+	skel->bss->page_b = (unsigned long)pages + (2 * n + 1) * page_size;
+	skel->bss->a_runs = skel->bss->b_runs = 0;
 	s.fd = mkstemp(path);
 	if (!KRSI_CHECK_SYSCALL("mkstemp", s.fd))
-		goto out;
+		return;
 
-	la = bpf_program__attach(skel->progs.sleep_a);
-	lb = bpf_program__attach(skel->progs.sleep_b);
+	la = bpf_program__attach(c->a);
+	lb = bpf_program__attach(c->b);
 	lw = bpf_program__attach(skel->progs.witness);
-	if (!KRSI_CHECK_PTR("attach sleep_a", la) || !KRSI_CHECK_PTR("attach sleep_b", lb) ||
+	if (!KRSI_CHECK_PTR("attach the first program", la) ||
+	    !KRSI_CHECK_PTR("attach the second program", lb) ||
 	    !KRSI_CHECK_PTR("attach witness", lw))
 		goto out;
-	old = the_image(hook_id, "inode_post_setxattr with sleep_a and sleep_b");
+	snprintf(what, sizeof(what), "%s with both programs", c->hook);
+	old = the_image(hook_id, what);
 	witness = the_image(witness_id, "sb_pivotroot with witness");
 	if (!old || !witness)
 		goto out;
@@ -237,8 +246,8 @@ int main(void)
 	 * leave the first program, once they saw it there. Then let it into
 	 * the next program of its image, where it sleeps again.
 	 */
-	lr = bpf_program__attach(skel->progs.retire);
-	if (!KRSI_CHECK_PTR("attach retire", lr))
+	lr = bpf_program__attach(c->retire);
+	if (!KRSI_CHECK_PTR("attach the fentry program that retires the image", lr))
 		goto out;
 	bpf_link__destroy(lw);
 	lw = NULL;
@@ -263,8 +272,8 @@ int main(void)
 	sleep(1);
 	if (!image_listed(hook_id, old)) {
 		krsi_fail(__FILE__, __LINE__,
-			  "the retired image at %#lx was freed while a setxattr() sleeps in its second program; waking it up will run freed text",
-			  old);
+			  "%s: the retired image at %#lx was freed while a setxattr() sleeps in its second program; waking it up will run freed text",
+			  c->hook, old);
 		goto out;
 	}
 	krsi_note("the retired image stays while a call sleeps in it");
@@ -277,8 +286,8 @@ out:
 		pthread_join(thread, NULL);
 		if (second) {
 			KRSI_CHECK_ERRNO("setxattr() with both programs", 0, s.err);
-			KRSI_CHECK_EQ("sleep_a ran", 1, skel->bss->a_runs);
-			KRSI_CHECK_EQ("sleep_b ran", 1, skel->bss->b_runs);
+			KRSI_CHECK_EQ("the first program ran", 1, skel->bss->a_runs);
+			KRSI_CHECK_EQ("the second program ran", 1, skel->bss->b_runs);
 			secs = wait_freed(hook_id, old);
 			if (secs < 0)
 				krsi_fail(__FILE__, __LINE__, "the retired image is still listed %d s after its last call left",
@@ -291,12 +300,38 @@ out:
 	bpf_link__destroy(lw);
 	bpf_link__destroy(lb);
 	bpf_link__destroy(la);
-	if (s.fd >= 0) {
-		close(s.fd);
-		unlink(path);
+	close(s.fd);
+	unlink(path);
+}
+
+int main(void)
+{
+	struct lsm_image_sleep *skel;
+	struct krsi_mark mark0;
+	int i;
+
+	krsi_init();
+	page_size = sysconf(_SC_PAGESIZE);
+	mark0 = krsi_mark_objects();
+	skel = lsm_image_sleep__open_and_load();
+	if (!KRSI_CHECK_PTR("lsm_image_sleep__open_and_load", skel))
+		return krsi_exit("lsm_image_sleep");
+	if (show_images() && uffd_setup()) {
+		/* A void hook, whose programs are fentry programs, and an int
+		 * hook, whose LSM programs make the verdict.
+		 */
+		const struct sleep_case cases[] = {
+			{ "inode_post_setxattr", skel->progs.sleep_a,
+			  skel->progs.sleep_b, skel->progs.retire },
+			{ "inode_setxattr", skel->progs.int_sleep_a,
+			  skel->progs.int_sleep_b, skel->progs.int_retire },
+		};
+
+		for (i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
+			run_case(skel, &cases[i], i);
 	}
 	if (pages)
-		munmap(pages, 2 * page_size);
+		munmap(pages, NR_PAGES * page_size);
 	if (uffd >= 0)
 		close(uffd);
 	lsm_image_sleep__destroy(skel);

@@ -30,19 +30,28 @@ rebuilt Documentation/bench --against Documentation/bench/run2 --beside Document
 # The arm64 run, and the x86-64 re-run after the call-site patches.
 rebuilt Documentation/bench/arm64
 rebuilt Documentation/bench/callsite --against Documentation/bench
+rebuilt Documentation/bench/6.12
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
-"$root/scripts/bench-docs.py" "$bench/results.csv" --check "${docs[@]}" ||
+"$root/scripts/bench-docs.py" "$bench/results.csv" --with "6.12=$bench/6.12/results.csv" \
+	--check "${docs[@]}" ||
 	fail "a document's bench figures differ from results.csv"
 
 # The cover letter's text, expanded, must appear in the exported patch.
-"$root/scripts/cover-letter.sh" | tail -n +2 >"$work/cover.txt"
-python3 - "$work/cover.txt" "$root/patches/0000-cover-letter.patch" <<'PY' ||
+# cover_in_patch <template> <base> <cover letter patch>
+cover_in_patch() {
+	local base_arg=''
+	[[ $2 == 6.1 ]] && base_arg=' BASE=6.1'
+	"$root/scripts/cover-letter.sh" "$1" "$2" | tail -n +2 >"$work/cover.txt"
+	python3 - "$work/cover.txt" "$3" <<'PY' ||
 import sys
 want, patch = (open(p).read() for p in sys.argv[1:3])
 sys.exit(0 if want.strip("\n") in patch else 1)
 PY
-	fail "patches/0000-cover-letter.patch is not scripts/cover-letter.sh's text (make patches)"
+		fail "${3#"$root"/} is not scripts/cover-letter.sh's text (make patches$base_arg)"
+}
+cover_in_patch "$root/Documentation/cover-letter.txt" 6.1 "$root/patches/0000-cover-letter.patch"
+cover_in_patch "$root/Documentation/cover-letter-6.12.txt" 6.12 "$root/patches/6.12/0000-cover-letter.patch"
 
 # The figures of the patches' messages (scripts/update-patch-figures.sh).
 patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lsm_image_sleep: two sleepable LSM programs on a void hook, each of
+ * lsm_image_sleep: two sleepable LSM programs on a void hook
+ * (inode_post_setxattr), and two on an int hook (inode_setxattr), each of
  * which sleeps in bpf_copy_from_user() on its own userfaultfd page when
- * the test's thread target_tid sets an xattr; a fentry program on the
+ * the test's thread target_tid sets an xattr; a fentry program on each
  * hook's nop, attached to retire their trampoline image; and one on
  * another nop, whose detach retires an image that no call is in.
  */
@@ -43,6 +44,26 @@ int BPF_PROG(sleep_b)
 
 SEC("fentry/bpf_lsm_inode_post_setxattr")
 int BPF_PROG(retire)
+{
+	return 0;
+}
+
+SEC("lsm.s/inode_setxattr")
+int BPF_PROG(int_sleep_a)
+{
+	sleep_on(page_a, &a_runs);
+	return 0;
+}
+
+SEC("lsm.s/inode_setxattr")
+int BPF_PROG(int_sleep_b)
+{
+	sleep_on(page_b, &b_runs);
+	return 0;
+}
+
+SEC("fentry/bpf_lsm_inode_setxattr")
+int BPF_PROG(int_retire)
 {
 	return 0;
 }
