@@ -121,7 +121,7 @@ endif
 
 RUN_GUEST := $(ROOT)/scripts/run-guest.sh
 
-.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate attach-churn distro-config distro-kernel stock-distro-kernel check-distro bench docs docs-update lint patches clean distclean help
+.PHONY: all demo check check-debug check-cycles vm kernel initramfs debug-kernel tree deps selftests bpf-selftests bpf-selftests-debug stock-kernel stock-bpf-selftests failure-rate attach-churn distro-config distro-kernel stock-distro-kernel check-distro bench breakdown docs docs-update lint patches clean distclean help
 
 all: demo ## prepare the base, apply the series, build, boot, show a deny and its lifting [ARCH LSM]
 
@@ -265,11 +265,27 @@ bench: kernel selftests stock-kernel distro-kernel stock-distro-kernel ## instru
 	@$(ROOT)/scripts/bench-report.py $(BENCH_OUT)
 endif
 
+# make breakdown: one security_file_mprotect() call single-stepped under
+# gdb in QEMU, with no program and with bench_attach's allow-all program,
+# on the base's series and stock kernels: instructions per function and
+# per part (Documentation/attached-cost.md; copy a run's directories to
+# Documentation/breakdown/<base>-series and <base>-stock to publish it).
+BREAKDOWN_OUT ?= $(BB)/breakdown
+
+breakdown: kernel selftests stock-kernel ## instructions per function of one mprotect() hook call, no program against one, series and stock (gdb single-step in QEMU) [LSM BENCH_OUT BREAKDOWN_OUT]
+	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
+		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
+	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(KOUT) $(LSM) \
+		$(BREAKDOWN_OUT)/series
+	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(STOCK_OUT) $(LSM) \
+		$(BREAKDOWN_OUT)/stock
+
 docs-update: ## rewrite the generated parts of README.md and Documentation/ from their sources
 	@$(ROOT)/scripts/docs-generate.py --update $(ROOT)/README.md
 	@$(ROOT)/scripts/bench-docs.py $(ROOT)/Documentation/bench/results.csv \
 		--with 6.12=$(ROOT)/Documentation/bench/6.12/results.csv --update $(ROOT)/README.md \
 		$(ROOT)/Documentation/residual-cost.md $(ROOT)/Documentation/distributions.md
+	@$(ROOT)/scripts/breakdown-docs.py $(ROOT)/Documentation/attached-cost.md $(ROOT)/Documentation/breakdown
 
 docs: tree ## Documentation/bpf with Sphinx; fails on warnings in prog_lsm.rst
 	@$(ROOT)/scripts/build-docs.sh $(KSRC) $(BB)/docs
