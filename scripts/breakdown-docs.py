@@ -33,13 +33,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from doc_blocks import rewrite_blocks  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
-# make bench's results and configurations (set defconfig) of each 6.1
-# kernel: no program, the allow-all lsm/file_mprotect program. The series'
-# are those of the run with call-site trampolines (patches 17-19), the
-# stock kernel's those of the run that has its configuration (2).
-BENCH = {"6.1-series": ("Documentation/bench/callsite/results.csv", "3", "5"),
-         "6.1-stock": ("Documentation/bench/results.csv", "2", "4")}
-ORDER = ["6.12-series", "6.12-stock", "6.1-series", "6.1-stock"]
+# make bench's results and configurations (set defconfig) of each kernel:
+# no program, the allow-all lsm/file_mprotect program. The 6.1 series
+# before patch 21 is that of the run with call-site trampolines; stock
+# 6.1's configuration (2) is in the earlier run, of the same stock kernel.
+BENCH = {"6.1-series-before-p21": ("Documentation/bench/callsite/results.csv", "3", "5"),
+         "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
+         "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
+         "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}
+ORDER = ["6.1-series-before-p21", "6.1-series", "6.1-stock",
+         "6.12-series-before-p17", "6.12-series", "6.12-stock"]
 PARTS = [
     ("wrapper", "security.c wrapper and static LSMs"),
     ("call", "static key / call into the nop"),
@@ -179,23 +182,28 @@ def functions(r):
 
 
 def trace(r, part):
-    insns = [i for i in r["configs"]["prog"]["trace"] if i["part"] == part]
+    """The instructions of one part, one program; a call names its callee."""
+    tr = r["configs"]["prog"]["trace"]
     out = ["```"]
-    for i in insns:
-        out.append(f"{i['sym']}+{i['off']:#x}".ljust(34) + i["asm"])
+    for k, i in enumerate(tr):
+        if i["part"] != part:
+            continue
+        callee = f"  # {tr[k + 1]['sym']}" if i["asm"].startswith("call") and k + 1 < len(tr) else ""
+        out.append(f"{i['sym']}+{i['off']:#x}".ljust(34) + i["asm"] + callee)
     out.append("```")
     return out
 
 
 def bench_rows(path):
+    """The mprotect rows of set defconfig by configuration; None if there
+    is no such run."""
+    if not os.path.exists(os.path.join(ROOT, path)):
+        return None
     rows = {}
-    try:
-        with open(os.path.join(ROOT, path), newline="") as f:
-            for row in csv.DictReader(f):
-                if row["set"] == "defconfig" and row["op"] == "mprotect":
-                    rows[row["config"]] = row
-    except OSError as e:
-        die(f"{path}: {e.strerror}")
+    with open(os.path.join(ROOT, path), newline="") as f:
+        for row in csv.DictReader(f):
+            if row["set"] == "defconfig" and row["op"] == "mprotect":
+                rows[row["config"]] = row
     return rows
 
 
@@ -205,6 +213,9 @@ def bench(res):
            "|---|---|---:|---:|---:|---|---:|---|---:|"]
     for name, (path, cn, cp) in BENCH.items():
         rows = bench_rows(path)
+        if rows is None:
+            out.append(f"| {name} | no `{path}` | | | | | | | |")
+            continue
         if cn not in rows or cp not in rows:
             die(f"{path} has no mprotect row of set defconfig, configuration {cn} or {cp}")
         bn, bp = float(rows[cn]["ns_per_op"]), float(rows[cp]["ns_per_op"])

@@ -6,11 +6,12 @@ usage: hook-breakdown.py [-b BENCH_ATTACH] [-w WARMUP] [-n SAMPLES] [-t TIMEOUT]
 
 Boots <kernel build dir>/arch/x86/boot/bzImage twice with
 scripts/run-guest.sh (QEMU TCG, the host's / as read-only root, nokaslr
-norandmaps, and here no_timer_check), with -smp 1 and QEMU's gdbstub: once with no program ("none"),
-once under bench_attach, which attaches an allow-all lsm/file_mprotect
-program ("prog"). In the guest selftests/bench/guest-breakdown.sh runs
-mprotect_loop (selftests/bench/mprotect_loop.c, built into <outdir>): one
-page of its own VMA at a marker address, mprotect()ed between PROT_READ and
+norandmaps, and here no_timer_check), with -smp 1 and QEMU's gdbstub:
+once with no program ("none"), once under bench_attach, which attaches an
+allow-all lsm/file_mprotect program ("prog"). In the guest
+selftests/bench/guest-breakdown.sh runs mprotect_loop
+(selftests/bench/mprotect_loop.c, built into <outdir>): one page of its
+own VMA at a marker address, mprotect()ed between PROT_READ and
 PROT_READ|PROT_WRITE as lsm_bench's mprotect operation does.
 
 gdb (this same file, run by gdb) puts a hardware breakpoint on
@@ -18,14 +19,15 @@ security_file_mprotect conditional on the VMA's vm_start being the marker,
 lets WARMUP (default 100) such calls pass, then single-steps SAMPLES
 (default 5) calls from their first instruction until they return to their
 caller (the return address, at the entry's stack pointer + 8), recording
-each instruction's address, stack pointer and text as the guest executes it
-(runtime-patched code as it is). QEMU's single step masks interrupts and
-timers (qqemu.sstep 0x7, checked), so every instruction belongs to the call;
-a rep-prefixed string instruction is one step per iteration, as QEMU's
--icount counts it. Addresses map to vmlinux symbols (nm) and source lines
-(addr2line -i); outside vmlinux, to the guest's /proc/kallsyms [bpf]
-symbols, which the guest prints once the program is attached: the
-trampoline image (bpf_trampoline_*) and the BPF program (bpf_prog_*).
+each instruction's address, stack pointer and text as the guest executes
+it (runtime-patched code as it is). QEMU's single step masks interrupts
+and timers (qqemu.sstep 0x7, checked), so every instruction belongs to the
+call; a rep-prefixed string instruction is one step per iteration.
+Addresses map to vmlinux symbols (nm) and source lines (addr2line -i);
+outside vmlinux, to the guest's /proc/kallsyms [bpf] symbols, which the
+guest prints once the program is attached: the trampoline image
+(bpf_trampoline_*) and the BPF program (bpf_prog_*). Each boot must print
+the vmlinux's banner (a kernel rebuilt meanwhile fails the run).
 
 Writes into <outdir>:
   none.txt, prog.txt  instructions per function (symbol) of one call, with
@@ -34,9 +36,8 @@ Writes into <outdir>:
   trace-none.txt, trace-prog.txt  each instruction of that call: symbol,
                       offset, source line, text, part
   breakdown.json      the figures, for scripts/breakdown-docs.py
-  guest-<config>.log, gdb-<config>.log, run-<config>.out  the raw logs
-Each boot must print the vmlinux's banner (a kernel rebuilt meanwhile
-fails the run).
+  trace-<config>.raw, guest-<config>.log, gdb-<config>.log,
+  run-<config>.out    the raw trace and logs
 The sample tabulated is the first of those that executed the most frequent
 sequence of instruction addresses; the files name any other sample and how
 its functions differ (a pending reschedule adds a few instructions to
@@ -584,7 +585,8 @@ def choose(samples, syms):
             continue
         f = funcs(q)
         d = ", ".join(f"{x} {f[x] - ref[x]:+d}" for x in dict.fromkeys(list(f) + list(ref)) if f[x] != ref[x])
-        notes.append(f"sample {k}: {len(q)} instructions ({len(q) - len(seqs[idx]):+d}: {d or 'same functions, other addresses'})")
+        d = d or "same functions, other addresses"
+        notes.append(f"sample {k}: {len(q)} instructions ({len(q) - len(seqs[idx]):+d}: {d})")
     return idx, notes
 
 
@@ -664,10 +666,11 @@ def main():
         c["image_calls"] = dict(collections.Counter(i["call_of"] for i in insns[cfg] if i["call_of"]))
         c["trace"] = [{k: i[k] for k in ("sym", "off", "asm", "part", "sub", "call_of", "src")} for i in insns[cfg]]
         write_trace(os.path.join(outdir, f"trace-{cfg}.txt"), insns[cfg])
-        head[cfg] = (f"# {WRAPPER}(), entry to return, one call: {'no program' if cfg == 'none' else 'one allow-all lsm/' + HOOK + ' program'}\n"
+        what = "no program" if cfg == "none" else f"one allow-all lsm/{HOOK} program"
+        head[cfg] = (f"# {WRAPPER}(), entry to return, one call: {what}\n"
                      f"# kernel: {res['kernel']}\n# guest: {c['guest']}\n"
-                     f"# qqemu.sstep: {c['sstep']}; warm-up calls: {a.warmup}; instructions per sample: {c['sample_counts']}"
-                     f"; tabulated: sample {idx_note(c)}\n"
+                     f"# qqemu.sstep: {c['sstep']}; warm-up calls: {a.warmup}; "
+                     f"instructions per sample: {c['sample_counts']}; tabulated: sample {idx_note(c)}\n"
                      + "".join(f"# {x}\n" for x in c["sample_notes"])
                      + "".join(f"# kallsyms: {s} {n}\n" for s, n in c["ksyms"]))
         with open(os.path.join(outdir, f"{cfg}.txt"), "w") as f:
