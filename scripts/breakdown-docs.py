@@ -37,12 +37,12 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # no program, the allow-all lsm/file_mprotect program. The 6.1 series
 # before patch 21 is that of the run with call-site trampolines; stock
 # 6.1's configuration (2) is in the earlier run, of the same stock kernel.
-BENCH = {"6.1-series-before-p21": ("Documentation/bench/callsite/results.csv", "3", "5"),
+BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3", "5"),
          "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}
-ORDER = ["6.1-series-before-p21", "6.1-series", "6.1-stock",
-         "6.12-series-before-p17", "6.12-series", "6.12-stock"]
+ORDER = ["6.1-series-call-orig", "6.1-series", "6.1-stock",
+         "6.12-series-call-orig", "6.12-series", "6.12-stock"]
 PARTS = [
     ("wrapper", "security.c wrapper and static LSMs"),
     ("call", "static key / call into the nop"),
