@@ -34,13 +34,18 @@ from doc_blocks import rewrite_blocks  # noqa: E402
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # make bench's results and configurations (set defconfig) of each kernel:
-# no program, the allow-all lsm/file_mprotect program. The 6.1 series
-# before patch 21 is that of the run with call-site trampolines; stock
-# 6.1's configuration (2) is in the earlier run, of the same stock kernel.
+# no program, the allow-all lsm/file_mprotect program (None: no run of it).
+# The 6.1 series whose images call the nop is that of the run with
+# call-site trampolines; stock 6.1's configuration (2) is in the earlier
+# run, of the same stock kernel.
 BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3", "5"),
+         "6.1-series": (None, "", ""),
          "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}
+# The same comparison between kernels with no program: (kernel, kernel,
+# make bench run, the configurations of each with no program).
+NONE_PAIRS = [("6.12-stock", "6.12-series", "Documentation/bench/6.12/results.csv", "2", "3")]
 ORDER = ["6.1-series-call-orig", "6.1-series", "6.1-stock",
          "6.12-series-call-orig", "6.12-series", "6.12-stock"]
 PARTS = [
@@ -212,6 +217,9 @@ def bench(res):
            "breakdown: difference | `uname -r` (breakdown) | breakdown − bench |",
            "|---|---|---:|---:|---:|---|---:|---|---:|"]
     for name, (path, cn, cp) in BENCH.items():
+        if path is None:
+            out.append(f"| {name} | no run of this series yet | | | | | | | |")
+            continue
         rows = bench_rows(path)
         if rows is None:
             out.append(f"| {name} | no `{path}` | | | | | | | |")
@@ -222,13 +230,25 @@ def bench(res):
         if name in res:
             r = res[name]
             d = r["configs"]["prog"]["total"] - r["configs"]["none"]["total"]
-            tail = f"{d:+d} | {guest_field(r, 'none', 'kernel')} | {d - (bp - bn):+.1f}"
+            tail = f"{d:+d} | {guest_field(r, 'none', 'kernel')} | {d - (bp - bn):+.2f}"
         else:
             tail = "not run | | "
         link = os.path.relpath(os.path.join(ROOT, path).replace("results.csv", "results.md"),
                                os.path.join(ROOT, "Documentation"))
         out.append(f"| {name} | [{os.path.dirname(link)}]({link}) ({cn}), ({cp}) | {bn:.1f} | {bp:.1f} | "
                    f"{bp - bn:+.1f} | {rows[cp]['uname']} | {tail} |")
+    pairs = []
+    for a, b, path, ca, cb in NONE_PAIRS:
+        rows = bench_rows(path)
+        if rows is None or a not in res or b not in res or ca not in rows or cb not in rows:
+            continue
+        ba, bb = float(rows[ca]["ns_per_op"]), float(rows[cb]["ns_per_op"])
+        ta, tb = res[a]["configs"]["none"]["total"], res[b]["configs"]["none"]["total"]
+        pairs.append(f"| {a} − {b} | ({ca}) − ({cb}): {ba - bb:+.1f} | {ta} − {tb}: {ta - tb:+d} | "
+                     f"{(ta - tb) - (ba - bb):+.2f} |")
+    if pairs:
+        out += ["", "With no program, between kernels:", "",
+                "| kernels | make bench | breakdown | breakdown − bench |", "|---|---:|---:|---:|"] + pairs
     return out
 
 
