@@ -157,13 +157,18 @@ static bool image_listed(__u32 id, unsigned long want)
 	return found;
 }
 
-/* The one image of @id, or 0 after a failed check. */
+/* The one image of @id, or 0 after a failed check. The images that
+ * attaching retired, no call in them, go within WAIT_S.
+ */
 static unsigned long the_image(__u32 id, const char *what)
 {
+	double start = krsi_now();
 	unsigned long a = 0;
 	bool found;
-	int n = images(id, &a, 0, &found);
+	int n;
 
+	while ((n = images(id, &a, 0, &found)) > 1 && krsi_now() - start < WAIT_S)
+		usleep(50000);
 	if (n != 1) {
 		krsi_fail(__FILE__, __LINE__, "%s: %d trampoline images in /proc/kallsyms, expected 1",
 			  what, n);
