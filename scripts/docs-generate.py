@@ -50,7 +50,7 @@ COLUMNS = ["Change", "Patches", "Detect", "Adapt", "Release note"]
 BLOCK_START = re.compile(r"^<!-- generated:(\S+) -->$")
 BLOCK_END = "<!-- /generated -->"
 TEMPLATE_LINE = re.compile(r"^@generated:(\S+)@$")
-RUN_REF = r"run:([a-z0-9-]+)/([a-z_]+)"
+RUN_REF = r"run:([a-z0-9.-]+)/([a-z_]+)"
 RUN_TAGGED = re.compile(rf"(<!--@{RUN_REF}-->)([0-9A-Za-z.+-]*)")
 RUN_INLINE = re.compile(rf"@{RUN_REF}@")
 
