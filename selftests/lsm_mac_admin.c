@@ -16,7 +16,7 @@
  *   link_detach_lsm_cgroup   BPF_LINK_DETACH of an lsm_cgroup link
  *   prog_detach_lsm_cgroup   BPF_PROG_DETACH, BPF_LSM_CGROUP
  *   fmod_ret_security        fmod_ret/security_file_mprotect attach (on
- *                            arm64 6.1: EPERM, then ENOTSUPP for root)
+ *                            arm64 before 6.4: EPERM, then ENOTSUPP for root)
  *   tail_call_map_update     update and delete of the prog array an LSM
  *                            program tail-calls into
  *   freplace_lsm             an extension of an LSM program's function:
@@ -34,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -357,26 +358,41 @@ static int op_fmod_ret(void)
  */
 #define KERNEL_ENOTSUPP 524
 
+#ifdef __aarch64__
+/* A trampoline at a kernel function's entry needs ftrace direct calls,
+ * which arm64 has since 6.4.
+ */
+static bool arm64_direct_calls(void)
+{
+	int major, minor;
+	struct utsname u;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 4));
+}
+#endif
+
 static void fmod_ret_security(void)
 {
 	const char *op = "BPF_LINK_CREATE of fmod_ret/security_file_mprotect";
 #ifdef __aarch64__
 	int fd;
 
-	/* A trampoline at a kernel function's entry needs ftrace direct
-	 * calls, which arm64 only has since 6.4: the gate still comes
-	 * first, and the permitted attach fails.
+	/* Without direct calls the gate still comes first, and the
+	 * permitted attach fails.
 	 */
-	KRSI_CHECK_ERRNO(MSG("child without CAP_MAC_ADMIN: %s", op), EPERM,
-			 in_child(NO_MAC_ADMIN, op_fmod_ret));
-	fd = op_fmod_ret();
-	KRSI_CHECK_ERRNO(MSG("parent: %s (arm64 6.1)", op), KERNEL_ENOTSUPP,
-			 err_of(fd));
-	if (fd >= 0)
-		close(fd);
-#else
-	attach_gated(op, op_fmod_ret);
+	if (!arm64_direct_calls()) {
+		KRSI_CHECK_ERRNO(MSG("child without CAP_MAC_ADMIN: %s", op), EPERM,
+				 in_child(NO_MAC_ADMIN, op_fmod_ret));
+		fd = op_fmod_ret();
+		KRSI_CHECK_ERRNO(MSG("parent: %s (arm64 before 6.4)", op), KERNEL_ENOTSUPP,
+				 err_of(fd));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 #endif
+	attach_gated(op, op_fmod_ret);
 }
 
 static int jmp_table_fd(void)
