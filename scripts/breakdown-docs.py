@@ -24,6 +24,7 @@ make bench's Documentation/bench/results.csv. <what> is
 --check: change nothing, exit 1 if the document is not as generated.
 """
 import csv
+import importlib.util
 import json
 import os
 import re
@@ -48,20 +49,26 @@ BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3
 NONE_PAIRS = [("6.12-stock", "6.12-series", "Documentation/bench/6.12/results.csv", "2", "3")]
 ORDER = ["6.1-series-call-orig", "6.1-series", "6.1-stock",
          "6.12-series-call-orig", "6.12-series", "6.12-stock"]
-PARTS = [
-    ("wrapper", "security.c wrapper and static LSMs"),
-    ("call", "static key / call into the nop"),
-    ("nop", "the nop itself (its patched `__fentry__` call)"),
-    ("image", "trampoline image body"),
-    ("tramp_ref", "`__bpf_tramp_enter`/`__bpf_tramp_exit` (percpu ref)"),
-    ("prog_enter_exit", "`__bpf_prog_enter*`/`__bpf_prog_exit*` and callees"),
-    ("nop_default", "the nop called from the image (default)"),
-    ("program", "the BPF program"),
-    ("verdict", "the verdict (security.c)"),
-    ("other", "other"),
-]
-SUBPARTS = ["call/return, arguments", "RCU", "migrate_disable/enable",
-            "recursion counter", "run ctx", "stats"]
+
+
+def hook_breakdown():
+    """scripts/hook-breakdown.py as a module: the parts and sub-parts it
+    counts, in the order of its tables."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hook-breakdown.py")
+    spec = importlib.util.spec_from_file_location("hook_breakdown", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def markdown(label):
+    """A part's label with its kernel symbols as code."""
+    return " ".join(f"`{w}`" if "__" in w else w for w in label.split(" "))
+
+
+_hb = hook_breakdown()
+PARTS = [(key, markdown(label)) for key, label in _hb.PARTS]
+SUBPARTS = _hb.SUBPARTS
 USAGE = "usage: breakdown-docs.py [--check] <document> <results dir>"
 
 
