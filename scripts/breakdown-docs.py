@@ -159,6 +159,8 @@ HYPOTHESIS = [
     ("`__bpf_prog_enter`/`exit`: RCU", lambda c: c["subparts"]["prog_enter_exit"].get("RCU", 0)),
     ("`__bpf_prog_enter`/`exit`: migrate_disable/enable",
      lambda c: c["subparts"]["prog_enter_exit"].get("migrate_disable/enable", 0)),
+    ("`__bpf_prog_enter`/`exit`: preempt_disable/enable",
+     lambda c: c["subparts"]["prog_enter_exit"].get("preempt_disable/enable", 0)),
     ("`__bpf_prog_enter`/`exit`: recursion counter",
      lambda c: c["subparts"]["prog_enter_exit"].get("recursion counter", 0)),
     ("`__bpf_prog_enter`/`exit`: stats", lambda c: c["subparts"]["prog_enter_exit"].get("stats", 0)),

@@ -94,7 +94,7 @@ PARTS = [
 # Sub-parts of prog_enter_exit, by the source line of the enter/exit
 # function (own instructions) or by the callee.
 SUBPARTS = ["call/return, arguments", "RCU", "migrate_disable/enable",
-            "recursion counter", "run ctx", "stats"]
+            "preempt_disable/enable", "recursion counter", "run ctx", "stats"]
 # The parts with sub-parts: the image by the calls it makes.
 SUBPARTED = ["image", "prog_enter_exit"]
 
@@ -383,6 +383,8 @@ def subpart(sym, own_line):
         return "RCU"
     if "migrate" in probe:
         return "migrate_disable/enable"
+    if "preempt" in probe:
+        return "preempt_disable/enable"
     if "active" in probe:
         return "recursion counter"
     if "stats" in probe or "start_time" in probe:
