@@ -51,6 +51,7 @@ Written into RUNDIR (or OUTDIR):
 import argparse
 import csv
 import os
+import re
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -253,6 +254,20 @@ def row_head(run, c):
             k["config_sha256_12"], rec["lsm"]]
 
 
+def program_csv(program):
+    """A configuration's programs as results.csv names them: lsm/<hook>, or
+    <n>*lsm/<hook> for n programs on the hook (bench.sh's <n>*<hook>)."""
+    m = re.match(r"^(\d+)\*(.+)$", program)
+    return f"{m.group(1)}*lsm/{m.group(2)}" if m else "lsm/" + program
+
+
+def program_md(program):
+    m = re.match(r"^(\d+)\*(.+)$", program)
+    if m:
+        return f"{m.group(1)} allow-all lsm/{m.group(2)} programs"
+    return "allow-all lsm/" + program
+
+
 def op_row(run, c, op, base):
     s = run.measured[c].ops[op]
     delta = pct = ""
@@ -261,7 +276,7 @@ def op_row(run, c, op, base):
         delta, pct = f"{s.ns - b:.2f}", f"{(s.ns - b) / b * 100:.3f}"
     program = run.configs[c]["program"]
     return row_head(run, c) + [
-        "" if program == "none" else "lsm/" + program, op, s.iters, s.rounds, len(s.values),
+        "" if program == "none" else program_csv(program), op, s.iters, s.rounds, len(s.values),
         f"{s.ns:.2f}", f"{s.ns:.2f}", f"{max(s.values):.2f}", f"{s.boot_spread:.3f}",
         f"{s.round_spread:.3f}", ";".join(f"{v:.2f}" for v in s.values), "", delta, pct]
 
@@ -372,7 +387,7 @@ def md_configs(run, ids):
     rows, warn = [], []
     for c in ids:
         rec, m = run.configs[c], run.measured[c]
-        program = "-" if rec["program"] == "none" else "allow-all lsm/" + rec["program"]
+        program = "-" if rec["program"] == "none" else program_md(rec["program"])
         rows.append([f"({c})", rec["label"], rec["kernel"], rec["lsm"], m.active, program,
                      m.clocksource, m.cpus, m.secs])
         want = expected_clocksource(run.kernels[rec["kernel"]]["image"])

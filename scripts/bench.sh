@@ -33,6 +33,7 @@
 #   (2) stock, lsm=<lsm>,bpf, no program   (3) patched, the same
 #   (4) stock + allow-all lsm/file_mprotect program   (5) patched + the same
 #   (6) patched + allow-all lsm/file_open program
+#   (7) stock + 4 allow-all lsm/file_mprotect programs   (8) patched + the same
 # The .config and vmlinux next to each bzImage (<kbuild>/arch/x86/boot/
 # bzImage, or arm64's <kbuild>/arch/arm64/boot/Image with KRSI_ARCH=arm64
 # and KRSI_INITRD, as run-guest.sh wants) give the config hash and the
@@ -146,7 +147,7 @@ for spec in "$@"; do
 	printf 'set\tname=%s\ttitle=%s\tbase=%s1\n' "$set" "${title:-$set}" "$prefix" >>"$meta"
 	knames=([0]=stock$suffix [1]=patched$suffix) images=([0]=$stock [1]=$patched)
 	n=0
-	# kernel lsm hook attach label, configurations 1-6
+	# kernel lsm hook attach label, configurations 1-8
 	while read -r k withbpf hook attach label; do
 		n=$((n + 1)) id=$prefix$n
 		clsm[$id]=$lsm
@@ -163,6 +164,8 @@ for spec in "$@"; do
 		0 1 file_mprotect 0 stock + file_mprotect prog
 		1 1 file_mprotect 0 patched + file_mprotect prog
 		1 1 file_open 0 patched + file_open prog
+		0 1 4*file_mprotect 0 stock + 4 file_mprotect progs
+		1 1 4*file_mprotect 0 patched + 4 file_mprotect progs
 	EOF
 done
 

@@ -3,10 +3,12 @@
  * bench_attach: put an allow-all BPF LSM program on one hook for the
  * duration of a command, or time attach+detach cycles.
  *
- *   bench_attach <hook> -- <command> [args...]
+ *   bench_attach [--progs <n>] <hook> -- <command> [args...]
  *	Load and attach the program for <hook> (only that one: the other
  *	program is not even loaded), fork+exec the command, wait for it,
  *	detach.  Exits with the command's status (128+signal if killed).
+ *	--progs loads and attaches <n> (1 to 16) copies of the program, n
+ *	programs on the same hook.
  *
  *   bench_attach --attach-cycles <n> [--rounds <r>] <hook>
  *	Load the program once, run a warm-up cycle, then <r> rounds (default
@@ -35,9 +37,10 @@
 #include "bench_attach.skel.h"
 
 #define MAX_ROUNDS	64
+#define MAX_PROGS	16
 
 static const char usage_line[] =
-	"usage: bench_attach <file_mprotect|file_open> -- <command> [args...] | bench_attach --attach-cycles <n> [--rounds <r>] <file_mprotect|file_open>";
+	"usage: bench_attach [--progs <n>] <file_mprotect|file_open> -- <command> [args...] | bench_attach --attach-cycles <n> [--rounds <r>] <file_mprotect|file_open>";
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -115,27 +118,41 @@ static int attach_cycles(struct bpf_program *prog, const char *hook,
 	return 0;
 }
 
-static int run_command(struct bpf_program *prog, const char *hook,
-		       char **argv)
+static void detach_all(struct bpf_link **links, int n)
 {
-	struct bpf_link *link;
-	int status, err;
+	int err;
+
+	while (n--) {
+		err = bpf_link__destroy(links[n]);
+		if (err)
+			printf("# bench_attach: detach: %s\n", strerror(-err));
+	}
+}
+
+static int run_command(struct bpf_program **progs, int nprogs,
+		       const char *hook, char **argv)
+{
+	struct bpf_link *links[MAX_PROGS];
+	int status, i;
 	pid_t pid;
 
-	link = bpf_program__attach(prog);
-	if (!link) {
-		printf("# bench_attach: attach %s: %s\n",
-		       bpf_program__name(prog), strerror(errno));
-		return 1;
+	for (i = 0; i < nprogs; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		if (!links[i]) {
+			printf("# bench_attach: attach %s: %s\n",
+			       bpf_program__name(progs[i]), strerror(errno));
+			detach_all(links, i);
+			return 1;
+		}
 	}
-	printf("# bench_attach: %s attached to lsm/%s\n",
-	       bpf_program__name(prog), hook);
+	printf("# bench_attach: %d x %s attached to lsm/%s\n", nprogs,
+	       bpf_program__name(progs[0]), hook);
 	fflush(stdout);
 
 	pid = fork();
 	if (pid < 0) {
 		printf("# bench_attach: fork: %s\n", strerror(errno));
-		bpf_link__destroy(link);
+		detach_all(links, nprogs);
 		return 1;
 	}
 	if (pid == 0) {
@@ -153,12 +170,8 @@ static int run_command(struct bpf_program *prog, const char *hook,
 		}
 	}
 
-	err = bpf_link__destroy(link);
-	if (err) {
-		printf("# bench_attach: detach: %s\n", strerror(-err));
-		return 1;
-	}
-	printf("# bench_attach: %s detached\n", bpf_program__name(prog));
+	detach_all(links, nprogs);
+	printf("# bench_attach: %s detached\n", bpf_program__name(progs[0]));
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
@@ -170,15 +183,42 @@ static int bad_usage(const char *what)
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* Open and load the allow-all program for @hook in @skel; NULL on failure. */
+static struct bpf_program *load_prog(struct bench_attach **skel, const char *hook)
 {
 	struct bpf_program *prog, *other;
-	struct bench_attach *skel;
+	int ret;
+
+	*skel = bench_attach__open();
+	if (!*skel) {
+		printf("# bench_attach: open skeleton: %s\n", strerror(errno));
+		return NULL;
+	}
+	if (!strcmp(hook, "file_mprotect")) {
+		prog = (*skel)->progs.allow_mprotect;
+		other = (*skel)->progs.allow_open;
+	} else {
+		prog = (*skel)->progs.allow_open;
+		other = (*skel)->progs.allow_mprotect;
+	}
+	bpf_program__set_autoload(other, false);
+	ret = bench_attach__load(*skel);
+	if (ret) {
+		printf("# bench_attach: load: %s\n", strerror(-ret));
+		return NULL;
+	}
+	return prog;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_attach *skels[MAX_PROGS] = {};
+	struct bpf_program *progs[MAX_PROGS];
+	int rounds = 5, nprogs = 1, ret = 1;
 	long cycles = 0;
-	int rounds = 5, ret;
 	const char *hook;
 	char *end;
-	int i = 1;
+	int i = 1, p;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(print_libbpf);
@@ -194,6 +234,10 @@ int main(int argc, char **argv)
 			rounds = strtol(argv[i + 1], &end, 10);
 			if (*end || rounds < 1 || rounds > MAX_ROUNDS)
 				return bad_usage("--rounds wants 1 to 64");
+		} else if (!strcmp(argv[i], "--progs")) {
+			nprogs = strtol(argv[i + 1], &end, 10);
+			if (*end || nprogs < 1 || nprogs > MAX_PROGS)
+				return bad_usage("--progs wants 1 to 16");
 		} else {
 			return bad_usage("unknown option");
 		}
@@ -207,35 +251,24 @@ int main(int argc, char **argv)
 	if (cycles) {
 		if (i != argc)
 			return bad_usage("--attach-cycles takes no command");
+		if (nprogs != 1)
+			return bad_usage("--attach-cycles takes no --progs");
 	} else if (i + 1 >= argc || strcmp(argv[i], "--")) {
 		return bad_usage("give the command after --");
 	}
 
-	skel = bench_attach__open();
-	if (!skel) {
-		printf("# bench_attach: open skeleton: %s\n", strerror(errno));
-		return 1;
-	}
-	if (!strcmp(hook, "file_mprotect")) {
-		prog = skel->progs.allow_mprotect;
-		other = skel->progs.allow_open;
-	} else {
-		prog = skel->progs.allow_open;
-		other = skel->progs.allow_mprotect;
-	}
-	bpf_program__set_autoload(other, false);
-	ret = bench_attach__load(skel);
-	if (ret) {
-		printf("# bench_attach: load: %s\n", strerror(-ret));
-		bench_attach__destroy(skel);
-		return 1;
+	for (p = 0; p < nprogs; p++) {
+		progs[p] = load_prog(&skels[p], hook);
+		if (!progs[p])
+			goto out;
 	}
 
 	if (cycles)
-		ret = attach_cycles(prog, hook, cycles, rounds);
+		ret = attach_cycles(progs[0], hook, cycles, rounds);
 	else
-		ret = run_command(prog, hook, argv + i + 1);
-
-	bench_attach__destroy(skel);
+		ret = run_command(progs, nprogs, hook, argv + i + 1);
+out:
+	for (p = 0; p < nprogs; p++)
+		bench_attach__destroy(skels[p]);
 	return ret;
 }

@@ -1,12 +1,13 @@
 #!/bin/bash
 # Guest side of scripts/bench.sh, run by selftests/guest/init.sh: print the
-# environment, run lsm_bench (under bench_attach when a hook is named),
-# then optionally time attach+detach cycles of the file_mprotect program.
-# usage: guest-bench.sh <bindir> <hook|none> <attach-cycles> [lsm_bench options...]
+# environment, run lsm_bench (under bench_attach when a hook is named,
+# <n>*<hook> for n programs on it), then optionally time attach+detach
+# cycles of the file_mprotect program.
+# usage: guest-bench.sh <bindir> <[n*]hook|none> <attach-cycles> [lsm_bench options...]
 set -euo pipefail
 
 if [[ $# -lt 3 || ! $3 =~ ^[0-9]+$ ]]; then
-	echo "usage: guest-bench.sh <bindir> <file_mprotect|file_open|none> <attach-cycles> [lsm_bench options...]" >&2
+	echo "usage: guest-bench.sh <bindir> <[n*]file_mprotect|[n*]file_open|none> <attach-cycles> [lsm_bench options...]" >&2
 	exit 2
 fi
 bindir=$1 hook=$2 cycles=$3
@@ -17,6 +18,9 @@ echo "bench env kernel=$(uname -r) lsm=$(cat /sys/kernel/security/lsm)" \
 	"cpus=$(nproc) hook=$hook"
 if [[ $hook == none ]]; then
 	"$bindir/lsm_bench" "$@"
+elif [[ $hook =~ ^([0-9]+)\*(.+)$ ]]; then
+	"$bindir/bench_attach" --progs "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" -- \
+		"$bindir/lsm_bench" "$@"
 else
 	"$bindir/bench_attach" "$hook" -- "$bindir/lsm_bench" "$@"
 fi
