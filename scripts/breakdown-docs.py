@@ -40,15 +40,17 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # call-site trampolines; stock 6.1's configuration (2) is in the earlier
 # run, of the same stock kernel.
 BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3", "5"),
+         "6.1-series-migrate": (None, "", ""),
          "6.1-series": (None, "", ""),
          "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
+         "6.12-series-migrate": (None, "", ""),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}
 # The same comparison between kernels with no program: (kernel, kernel,
 # make bench run, the configurations of each with no program).
 NONE_PAIRS = [("6.12-stock", "6.12-series", "Documentation/bench/6.12/results.csv", "2", "3")]
-ORDER = ["6.1-series-call-orig", "6.1-series", "6.1-stock",
-         "6.12-series-call-orig", "6.12-series", "6.12-stock"]
+ORDER = ["6.1-series-call-orig", "6.1-series-migrate", "6.1-series", "6.1-stock",
+         "6.12-series-call-orig", "6.12-series-migrate", "6.12-series", "6.12-stock"]
 
 
 def hook_breakdown():
