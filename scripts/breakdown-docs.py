@@ -43,7 +43,7 @@ BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3
          "6.1-series-migrate": (None, "", ""),
          "6.1-series": (None, "", ""),
          "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
-         "6.12-series-migrate": (None, "", ""),
+         "6.12-series-migrate": ("Documentation/bench/6.12-migrate/results.csv", "3", "5"),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}
 # The same comparison between kernels with no program: (kernel, kernel,
