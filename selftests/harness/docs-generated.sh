@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "# docs-generated: $*"; exit 1; }
 
-"$gen" --base 6.1 --check "$root/README.md" 2>"$work/err" || fail "$(cat "$work/err")"
+"$gen" --base 6.12 --check "$root/README.md" 2>"$work/err" || fail "$(cat "$work/err")"
 
 applied=$("$root/scripts/series-commit.sh" "$tree" "$series" "$patchdir" 2>&1) ||
 	fail "$applied"
@@ -35,8 +35,8 @@ drop_row() { # <table> <out>
 	cmp -s "$1" "$2" && fail "no row to drop in $1"
 	return 0
 }
-drop_row "$root/Documentation/behaviour-changes.md" "$work/table-6.1.md"
-KRSI_BEHAVIOUR_TABLE=$work/table-6.1.md "$gen" --base 6.1 --check "$root/README.md" 2>/dev/null &&
+drop_row "$root/Documentation/behaviour-changes-6.12.md" "$work/table-6.12.md"
+KRSI_BEHAVIOUR_TABLE=$work/table-6.12.md "$gen" --base 6.12 --check "$root/README.md" 2>/dev/null &&
 	fail "docs-generate.py --check missed a row dropped from the table in README.md"
 drop_row "$table" "$work/table.md"
 KRSI_BEHAVIOUR_TABLE=$work/table.md "$gen" --base "$base" --rst "$work/prog_lsm.rst" --check 2>/dev/null &&
