@@ -282,8 +282,7 @@ breakdown: kernel selftests stock-kernel ## instructions per function of one mpr
 
 docs-update: ## rewrite the generated parts of README.md and Documentation/ from their sources
 	@$(ROOT)/scripts/docs-generate.py --base 6.12 --update $(ROOT)/README.md
-	@$(ROOT)/scripts/bench-docs.py $(ROOT)/Documentation/bench/results.csv \
-		--with 6.12=$(ROOT)/Documentation/bench/6.12/results.csv --update $(ROOT)/README.md \
+	@$(ROOT)/scripts/bench-docs.py $(shell $(ROOT)/scripts/bench-runs.sh) --update $(ROOT)/README.md \
 		$(ROOT)/Documentation/residual-cost.md $(ROOT)/Documentation/distributions.md
 	@$(ROOT)/scripts/breakdown-docs.py $(ROOT)/Documentation/attached-cost.md $(ROOT)/Documentation/breakdown
 

@@ -33,8 +33,8 @@ rebuilt Documentation/bench/callsite --against Documentation/bench
 rebuilt Documentation/bench/6.12
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
-"$root/scripts/bench-docs.py" "$bench/results.csv" --with "6.12=$bench/6.12/results.csv" \
-	--check "${docs[@]}" ||
+mapfile -t runs < <("$root/scripts/bench-runs.sh")
+"$root/scripts/bench-docs.py" "${runs[@]}" --check "${docs[@]}" ||
 	fail "a document's bench figures differ from results.csv"
 
 # The cover letter's text, expanded, must appear in the exported patch.
