@@ -37,12 +37,12 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 # make bench's results and configurations (set defconfig) of each kernel:
 # no program, the allow-all lsm/file_mprotect program (None: no run of it).
 # The 6.1 series whose images call the nop is that of the run with
-# call-site trampolines; stock 6.1's configuration (2) is in the earlier
-# run, of the same stock kernel.
+# call-site trampolines; the 6.1 series and stock 6.1 are in the run of
+# the whole series (bench/6.1).
 BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3", "5"),
          "6.1-series-migrate": (None, "", ""),
-         "6.1-series": (None, "", ""),
-         "6.1-stock": ("Documentation/bench/results.csv", "2", "4"),
+         "6.1-series": ("Documentation/bench/6.1/results.csv", "3", "5"),
+         "6.1-stock": ("Documentation/bench/6.1/results.csv", "2", "4"),
          "6.12-series-migrate": ("Documentation/bench/6.12-migrate/results.csv", "3", "5"),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4")}

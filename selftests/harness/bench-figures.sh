@@ -31,6 +31,7 @@ rebuilt Documentation/bench --against Documentation/bench/run2 --beside Document
 rebuilt Documentation/bench/arm64
 rebuilt Documentation/bench/callsite --against Documentation/bench
 rebuilt Documentation/bench/6.12
+rebuilt Documentation/bench/6.1
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
 mapfile -t runs < <("$root/scripts/bench-runs.sh")
