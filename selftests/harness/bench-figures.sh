@@ -32,6 +32,7 @@ rebuilt Documentation/bench/arm64
 rebuilt Documentation/bench/callsite --against Documentation/bench
 rebuilt Documentation/bench/6.12
 rebuilt Documentation/bench/6.1
+rebuilt Documentation/bench/6.12-arm64
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
 mapfile -t runs < <("$root/scripts/bench-runs.sh")
@@ -82,8 +83,7 @@ cmp -s "$work/p2.fixed" "$root/patches/${p2[0]##*/}" ||
 sed '0,/<!--@[^>]*-->[-+0-9]/s/\(<!--@[^>]*-->\)[-+0-9.]*/\1+99999.9/' "$root/README.md" >"$work/README.md"
 cmp -s "$work/README.md" "$root/README.md" && fail "README.md has no tagged figure to change"
 rc=0
-"$root/scripts/bench-docs.py" "$bench/results.csv" --with "6.12=$bench/6.12/results.csv" \
-	--check "$work/README.md" 2>/dev/null || rc=$?
+"$root/scripts/bench-docs.py" "${runs[@]}" --check "$work/README.md" 2>/dev/null || rc=$?
 [[ $rc == 1 ]] || fail "bench-docs.py --check gave $rc on a changed figure in README.md, want 1"
 
 echo "# bench-figures: results.{csv,md,svg} rebuilt identical; README.md, residual-cost.md, the cover letter and the patches' messages match results.csv"
