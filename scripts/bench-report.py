@@ -254,18 +254,22 @@ def row_head(run, c):
             k["config_sha256_12"], rec["lsm"]]
 
 
-def program_csv(program):
-    """A configuration's programs as results.csv names them: lsm/<hook>, or
-    <n>*lsm/<hook> for n programs on the hook (bench.sh's <n>*<hook>)."""
+def program_count(program):
+    """A configuration's program field (bench.sh's <hook> or <n>*<hook>):
+    the number of allow-all programs and their hook."""
     m = re.match(r"^(\d+)\*(.+)$", program)
-    return f"{m.group(1)}*lsm/{m.group(2)}" if m else "lsm/" + program
+    return (int(m.group(1)), m.group(2)) if m else (1, program)
+
+
+def program_csv(program):
+    """As results.csv names them: lsm/<hook>, or <n>*lsm/<hook>."""
+    n, hook = program_count(program)
+    return f"{n}*lsm/{hook}" if n > 1 else "lsm/" + hook
 
 
 def program_md(program):
-    m = re.match(r"^(\d+)\*(.+)$", program)
-    if m:
-        return f"{m.group(1)} allow-all lsm/{m.group(2)} programs"
-    return "allow-all lsm/" + program
+    n, hook = program_count(program)
+    return f"{n} allow-all lsm/{hook} programs" if n > 1 else "allow-all lsm/" + hook
 
 
 def op_row(run, c, op, base):

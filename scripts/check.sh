@@ -41,6 +41,9 @@ upstream=${KRSI_UPSTREAM_TESTS:?"set KRSI_UPSTREAM_TESTS (make check sets it)"}
 # file_open_deny and mprotect_audit pass on the unpatched base too: they
 # check the pipeline (a BPF LSM program loads, attaches, acts, detaches).
 leaks=$(dirname "$runner")/kmemleak.sh
+# The tail that the debug and the normal lists share.
+later=("$st/lsm_image_pin" "$st/lsm_image_sleep" "$st/lsm_run_context"
+	"$st/lsm_kfunc_reentry" "test_progs=$tp:${upstream/lsm_cgroup,/}")
 if [[ -n ${KRSI_TESTS:-} ]]; then
 	read -r -a tests <<<"$KRSI_TESTS"
 elif [[ -n $debug ]]; then
@@ -48,14 +51,13 @@ elif [[ -n $debug ]]; then
 		"pipeline:$st/mprotect_audit" "$st/lsm_verdict_rules"
 		"$st/lsm_mac_admin" "$st/lsm_tramp_race,100000" "$st/lsm_fail_nth"
 		"$st/lsm_stress,60" "$st/lsm_uncalled_nops" "$st/lsm_detach_fail"
-		"$st/lsm_image_pin" "$st/lsm_image_sleep" "$st/lsm_run_context" "$st/lsm_kfunc_reentry" "test_progs=$tp:${upstream/lsm_cgroup,/}"
-		"$st/lsm_hostile,2000" "$leaks,scan")
+		"${later[@]}" "$st/lsm_hostile,2000" "$leaks,scan")
 else
 	tests=("pipeline:$st/file_open_deny" "pipeline:$st/mprotect_audit"
 		"$st/lsm_verdict_rules" "$st/lsm_mac_admin"
 		"$st/lsm_tramp_race,100000" "$st/lsm_stress,20" "$st/lsm_hostile,300"
 		"$st/lsm_attach_churn,300" "$st/lsm_uncalled_nops" "$st/lsm_detach_fail"
-		"$st/lsm_image_pin" "$st/lsm_image_sleep" "$st/lsm_run_context" "$st/lsm_kfunc_reentry" "test_progs=$tp:${upstream/lsm_cgroup,/}")
+		"${later[@]}")
 fi
 # Images that skip the nop, seen by a kprobe at an x86-64 offset.
 if [[ -z ${KRSI_TESTS:-} && ${KRSI_ARCH:-} != arm64 ]]; then

@@ -118,15 +118,19 @@ static int attach_cycles(struct bpf_program *prog, const char *hook,
 	return 0;
 }
 
-static void detach_all(struct bpf_link **links, int n)
+/* Destroy links[0..n); 0, or -1 if a detach failed. */
+static int detach_all(struct bpf_link **links, int n)
 {
-	int err;
+	int err, ret = 0;
 
 	while (n--) {
 		err = bpf_link__destroy(links[n]);
-		if (err)
+		if (err) {
 			printf("# bench_attach: detach: %s\n", strerror(-err));
+			ret = -1;
+		}
 	}
+	return ret;
 }
 
 static int run_command(struct bpf_program **progs, int nprogs,
@@ -170,7 +174,8 @@ static int run_command(struct bpf_program **progs, int nprogs,
 		}
 	}
 
-	detach_all(links, nprogs);
+	if (detach_all(links, nprogs))
+		return 1;
 	printf("# bench_attach: %s detached\n", bpf_program__name(progs[0]));
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);

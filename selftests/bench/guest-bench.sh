@@ -16,13 +16,14 @@ shift 3
 echo "bench env kernel=$(uname -r) lsm=$(cat /sys/kernel/security/lsm)" \
 	"clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 	"cpus=$(nproc) hook=$hook"
+progs=1
+if [[ $hook =~ ^([0-9]+)\*(.+)$ ]]; then
+	progs=${BASH_REMATCH[1]} hook=${BASH_REMATCH[2]}
+fi
 if [[ $hook == none ]]; then
 	"$bindir/lsm_bench" "$@"
-elif [[ $hook =~ ^([0-9]+)\*(.+)$ ]]; then
-	"$bindir/bench_attach" --progs "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" -- \
-		"$bindir/lsm_bench" "$@"
 else
-	"$bindir/bench_attach" "$hook" -- "$bindir/lsm_bench" "$@"
+	"$bindir/bench_attach" --progs "$progs" "$hook" -- "$bindir/lsm_bench" "$@"
 fi
 if [[ $cycles -gt 0 ]]; then
 	"$bindir/bench_attach" --attach-cycles "$cycles" file_mprotect
