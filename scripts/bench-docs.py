@@ -71,7 +71,7 @@ FIGURE_REF = r"([a-z0-9][a-z0-9_.-]*)/([a-z0-9]+)/([a-z_]+)/(ns|delta|pct)"
 INLINE = re.compile(rf"@{FIGURE_REF}@")
 TABLE_LINE = re.compile(r"^@bench:(\S+)@$")
 # A figure as the documents print it: a signed number, " %" for a "pct".
-NUMBER = r"[+-]?[0-9][0-9.]*"
+NUMBER = r"[+-]?[0-9]+(?:\.[0-9]+)?"
 FIGURE = rf"{NUMBER}(?: %)?"
 TAGGED = re.compile(rf"(<!--@{FIGURE_REF}-->)({FIGURE})?")
 
