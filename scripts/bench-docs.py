@@ -42,6 +42,7 @@ base, signed) or "pct" (the same in percent).
 """
 
 import argparse
+import functools
 import csv
 import os
 import re
@@ -81,16 +82,22 @@ def die(msg):
     sys.exit(2)
 
 
+@functools.lru_cache(maxsize=None)
+def read_rows(path):
+    """The rows of a results.csv, read once: a base's own run is also
+    named with its prefix (scripts/bench-runs.sh)."""
+    try:
+        with open(path, newline="") as f:
+            return tuple(csv.DictReader(f))
+    except OSError as e:
+        die(f"cannot read {path}: {e.strerror}; run make bench or give the committed Documentation/bench/results.csv")
+
+
 def load(path, prefix=""):
     """{set: {config: {op: row}}} and the op order, attach rows left out;
     with a prefix, each set is named "<prefix>-<set>"."""
-    try:
-        with open(path, newline="") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        die(f"cannot read {path}: {e.strerror}; run make bench or give the committed Documentation/bench/results.csv")
     sets, ops = {}, []
-    for row in rows:
+    for row in read_rows(os.path.realpath(path)):
         if row["op"].startswith("attach_detach"):
             continue
         sets.setdefault(prefix + row["set"], {}).setdefault(row["config"], {})[row["op"]] = row
