@@ -65,7 +65,7 @@ ifeq ($(ARCH),arm64)
 ARCH_OUT := $(BB)/arm64
 ARCH_FRAGMENTS := $(ROOT)/kernel-config-arm64.fragment $(ROOT)/kernel-config-arm64-$(BASE).fragment
 IMAGE_PATH := arch/arm64/boot/Image
-ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs stock-kernel bench clean help
+ARM64_GOALS := all demo check check-cycles vm kernel tree deps selftests bpf-selftests initramfs stock-kernel bench breakdown clean help
 ifneq ($(filter-out $(ARM64_GOALS),$(MAKECMDGOALS)),)
 $(error ARCH=arm64 supports only $(ARM64_GOALS); run the others without ARCH)
 endif
@@ -270,15 +270,16 @@ endif
 # on the base's series and stock kernels: instructions per function and
 # per part (Documentation/attached-cost.md; copy a run's directories to
 # Documentation/breakdown/<base>-series and <base>-stock to publish it).
-BREAKDOWN_OUT ?= $(BB)/breakdown
+BREAKDOWN_OUT ?= $(ARCH_OUT)/breakdown
+BREAKDOWN_INITRD := $(if $(filter arm64,$(ARCH)),-i $(abspath $(INITRD)))
 
-breakdown: kernel selftests stock-kernel ## instructions per function of one mprotect() hook call, no program against one, series and stock (gdb single-step in QEMU) [LSM BENCH_OUT BREAKDOWN_OUT]
+breakdown: kernel selftests stock-kernel $(if $(filter arm64,$(ARCH)),initramfs) ## instructions per function of one mprotect() hook call, no program against one, series and stock (gdb single-step in QEMU) [ARCH LSM BENCH_OUT BREAKDOWN_OUT]
 	@$(MAKE) -s -C $(ROOT)/selftests/bench KSRC=$(abspath $(KSRC)) KOUT=$(abspath $(KOUT)) \
 		STOUT=$(abspath $(STOUT)) OUT=$(abspath $(BENCH_OUT))
-	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(KOUT) $(LSM) \
-		$(BREAKDOWN_OUT)/series
-	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(STOCK_OUT) $(LSM) \
-		$(BREAKDOWN_OUT)/stock
+	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(BREAKDOWN_INITRD) \
+		$(KOUT) $(LSM) $(BREAKDOWN_OUT)/series
+	@$(ROOT)/scripts/hook-breakdown.py -b $(abspath $(BENCH_OUT))/bench_attach $(BREAKDOWN_INITRD) \
+		$(STOCK_OUT) $(LSM) $(BREAKDOWN_OUT)/stock
 
 docs-update: ## rewrite the generated parts of README.md and Documentation/ from their sources
 	@$(ROOT)/scripts/docs-generate.py --base 6.12 --update $(ROOT)/README.md

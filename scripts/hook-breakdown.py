@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where the instructions of an attached BPF LSM program go, on one mprotect().
 
-usage: hook-breakdown.py [-b BENCH_ATTACH] [-w WARMUP] [-n SAMPLES] [-t TIMEOUT] [-r]
-                         <kernel build dir> <lsm> <outdir>
+usage: hook-breakdown.py [-b BENCH_ATTACH] [-i INITRD] [-w WARMUP] [-n SAMPLES]
+                         [-t TIMEOUT] [-r] <kernel build dir> <lsm> <outdir>
 
 Boots <kernel build dir>/arch/x86/boot/bzImage twice with
 scripts/run-guest.sh (QEMU TCG, the host's / as read-only root, nokaslr
@@ -29,6 +29,19 @@ guest prints once the program is attached: the trampoline image
 (bpf_trampoline_*) and the BPF program (bpf_prog_*). Each boot must print
 the vmlinux's banner (a kernel rebuilt meanwhile fails the run).
 
+arm64: a build directory with arch/arm64/boot/Image and no bzImage is an
+arm64 kernel's: it boots in qemu-system-aarch64 with the initramfs of make
+initramfs ARCH=arm64 (KRSI_ARCH=arm64 for run-guest.sh; no
+no_timer_check, which arm64 would pass to init), mprotect_loop is built
+with aarch64-linux-gnu-gcc and gdb is gdb-multiarch. The breakpoint reads
+vm_start through x0; a call ends when pc is x30 of its entry with sp as
+at entry. Frames are pushed by bl/blr, and by the trampoline's "adr x30;
+ret xN" into the traced function, and popped when pc reaches a frame's
+return address (the trampoline's "ret x9" returns past two frames). The
+nop's patched ftrace site ("mov x9, x30; bl <image>") is the nop's part,
+as x86's __fentry__ call; arm64 6.12 has no thunks or static-call
+trampolines (static calls load the function pointer in the caller).
+
 Writes into <outdir>:
   none.txt, prog.txt  instructions per function (symbol) of one call, with
                       the total and the same call's parts
@@ -44,8 +57,10 @@ its functions differ (a pending reschedule adds a few instructions to
 preempt_enable(), for instance).
 
 Options: -b the bench_attach binary (default: <kernel build dir>/../bench/
-bench_attach); -t seconds allowed per boot (default 1800); -r re-analyse
-the traces and logs already in <outdir>, without booting.
+bench_attach); -i arm64's initramfs (default: $KRSI_INITRD, else <kernel
+build dir>/../initramfs.cpio.gz); -t seconds allowed per boot (default
+1800); -r re-analyse the traces and logs already in <outdir>, without
+booting.
 """
 import argparse
 import bisect
@@ -71,11 +86,21 @@ NOP = "bpf_lsm_" + HOOK
 MARKER = 0x7E5700000000
 AGENT_ENV = "HOOK_BREAKDOWN_AGENT"
 STEP_LIMIT = 100000
-USAGE = ("usage: hook-breakdown.py [-b BENCH_ATTACH] [-w WARMUP] [-n SAMPLES] "
+USAGE = ("usage: hook-breakdown.py [-b BENCH_ATTACH] [-i INITRD] [-w WARMUP] [-n SAMPLES] "
          "[-t TIMEOUT] [-r] <kernel build dir> <lsm> <outdir>")
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 IMAGE = "trampoline image"
 PROGRAM = "BPF program"
+# Per architecture: the kernel image, tools, and the registers of the
+# program counter, stack pointer, first argument and return address (none:
+# on the stack); "ret_sp" is sp after the return less sp at entry.
+ARCHS = {
+    "x86_64": {"image": "arch/x86/boot/bzImage", "qemu": "qemu-system-x86_64", "gdb": "gdb",
+               "gcc": "gcc", "pc": "rip", "sp": "rsp", "arg0": "rdi", "lr": None, "ret_sp": 8},
+    "arm64": {"image": "arch/arm64/boot/Image", "qemu": "qemu-system-aarch64", "gdb": "gdb-multiarch",
+              "gcc": "aarch64-linux-gnu-gcc", "pc": "pc", "sp": "sp", "arg0": "x0", "lr": "x30",
+              "ret_sp": 0},
+}
 
 # Parts of a call, in the order of the tables. "wrapper" is split into
 # wrapper, call and verdict by comparing the two configurations.
@@ -106,6 +131,11 @@ def die(msg):
 
 # ---------------------------------------------------------------- gdb side
 
+def reg(frame, name):
+    """A register as unsigned: gdb reads arm64's x30 as a signed long."""
+    return int(frame.read_register(name)) & (1 << 64) - 1
+
+
 def agent():
     """Run by gdb: step the marked calls, write them to the trace file."""
     p = json.loads(os.environ[AGENT_ENV])
@@ -127,7 +157,8 @@ def agent():
         if not m or int(m.group(1), 16) & 7 != 7:
             raise RuntimeError(f"QEMU single-step flags are not ENABLE|NOIRQ|NOTIMER: {sstep.strip()}")
         bp = gdb.Breakpoint(f"*{p['addr']:#x}", type=gdb.BP_HARDWARE_BREAKPOINT)
-        bp.condition = f"*(unsigned long *)$rdi == {p['marker']:#x}"
+        r = ARCHS[p["arch"]]
+        bp.condition = f"*(unsigned long *)${r['arg0']} == {p['marker']:#x}"
         bp.ignore_count = p["warmup"]
         inferior = gdb.selected_inferior()
         with open(p["trace"], "w") as out:
@@ -141,16 +172,22 @@ def agent():
                     raise RuntimeError(f"stopped at {frame.pc():#x}, not at the breakpoint")
                 bp.enabled = False
                 arch = frame.architecture()
-                sp = int(frame.read_register("rsp"))
-                ret = int.from_bytes(inferior.read_memory(sp, 8).tobytes(), "little")
+                sp = reg(frame, r["sp"])
+                if r["lr"]:
+                    ret = reg(frame, r["lr"])
+                else:
+                    ret = int.from_bytes(inferior.read_memory(sp, 8).tobytes(), "little")
                 out.write(f"sample {sample} sp {sp:#x} ret {ret:#x}\n")
                 for _ in range(STEP_LIMIT):
                     frame = gdb.selected_frame()
-                    pc = int(frame.read_register("rip"))
-                    rsp = int(frame.read_register("rsp"))
-                    if pc == ret and rsp == sp + 8:
+                    pc = reg(frame, r["pc"])
+                    rsp = reg(frame, r["sp"])
+                    if pc == ret and rsp == sp + r["ret_sp"]:
                         break
-                    out.write(f"{pc:#x} {rsp:#x} {arch.disassemble(pc)[0]['asm']}\n")
+                    text = arch.disassemble(pc)[0]["asm"]
+                    if p["arch"] != "x86_64":  # aarch64's operands follow a tab
+                        text = text.replace("\t", " ")
+                    out.write(f"{pc:#x} {rsp:#x} {text}\n")
                     gdb.execute("stepi", to_string=True)
                 else:
                     raise RuntimeError(f"no return within {STEP_LIMIT} instructions")
@@ -195,21 +232,24 @@ def boot(cfg, a, loop, outdir, addr):
     env = dict(os.environ)
     env.pop("KRSI_RESULTS", None)
     env["KRSI_QEMU_OPTS"] = f"-smp 1 -S -gdb tcp:127.0.0.1:{port}"
-    # no_timer_check: 6.1's IO-APIC timer check panics ("IO-APIC + timer
-    # doesn't work!") when a loaded host slows the TCG vCPU down.
-    env["KRSI_CMDLINE"] = "no_timer_check"
+    if a.arch == "arm64":
+        env["KRSI_ARCH"], env["KRSI_INITRD"] = "arm64", a.initrd
+    else:
+        # no_timer_check: 6.1's IO-APIC timer check panics ("IO-APIC + timer
+        # doesn't work!") when a loaded host slows the TCG vCPU down.
+        env["KRSI_CMDLINE"] = "no_timer_check"
     guest = [os.path.join(ROOT, "selftests/bench/guest-breakdown.sh"),
              a.bench_attach if cfg == "prog" else "none", loop, f"{MARKER:x}", str(n)]
-    run = ["nice", "-n", "19", os.path.join(ROOT, "scripts/run-guest.sh"), a.bzimage, log,
+    run = ["nice", "-n", "19", os.path.join(ROOT, "scripts/run-guest.sh"), a.image, log,
            str(a.timeout), a.lsm, "--"] + guest
     with open(runout, "w") as ro:
         qemu = subprocess.Popen(run, stdout=ro, stderr=subprocess.STDOUT, env=env)
     params = {"port": port, "addr": addr, "marker": MARKER, "warmup": a.warmup,
-              "samples": a.samples, "trace": trace}
+              "samples": a.samples, "trace": trace, "arch": a.arch}
     genv = dict(os.environ, **{AGENT_ENV: json.dumps(params)})
     with open(gdblog, "w") as gl:
         try:
-            g = subprocess.run(["nice", "-n", "19", "gdb", "-nx", "-batch", "-x",
+            g = subprocess.run(["nice", "-n", "19", ARCHS[a.arch]["gdb"], "-nx", "-batch", "-x",
                                 os.path.realpath(__file__)], stdout=gl, stderr=subprocess.STDOUT,
                                env=genv, timeout=a.timeout + 60, check=False)
             grc = g.returncode
@@ -396,9 +436,10 @@ def subpart(sym, own_line):
     return sym
 
 
-def analyse(insns, syms, vmlinux):
+def analyse(insns, syms, vmlinux, arch="x86_64"):
     """Annotated instructions of a sample: dicts with pc, sym, off, asm,
-    part, sub, src (outermost inline frame's line), srctext."""
+    part, sub, src (outermost inline frame's line), srctext, calls (the
+    instruction transfers into a new frame)."""
     labels = []
     for pc, _, _ in insns:
         lab = syms.label(pc)
@@ -410,31 +451,73 @@ def analyse(insns, syms, vmlinux):
     # callee's first sp; a frame ends when sp rises above it; a transfer
     # into another symbol without a call (tail call, thunk) renames the
     # frame; each frame keeps the symbols it went through.
-    frames = [{"entry": insns[0][1], "syms": [labels[0][0]]}]
+    # arm64 has no pushed return address: frames by return address instead
+    # (arm64_call()).
+    frames = [{"entry": insns[0][1], "syms": [labels[0][0]], "ret": None}]
     out = []
+    lr = None
     for i, ((pc, rsp, asm), (sym, off)) in enumerate(zip(insns, labels)):
-        while len(frames) > 1 and rsp > frames[-1]["entry"]:
-            frames.pop()
-        if i and insns[i - 1][2].startswith("call") and rsp == insns[i - 1][1] - 8:
-            frames.append({"entry": rsp, "syms": [sym]})
+        if arch == "arm64":
+            ret, lr = arm64_call(insns[i - 1] if i else None, lr)
+            if ret is None:
+                back = [d for d in range(1, len(frames)) if frames[d]["ret"] == pc]
+                if back:
+                    del frames[back[-1]:]
+            else:
+                out[-1]["calls"] = True
+            called = ret is not None
+        else:
+            while len(frames) > 1 and rsp > frames[-1]["entry"]:
+                frames.pop()
+            called = i and insns[i - 1][2].startswith("call") and rsp == insns[i - 1][1] - 8
+            ret = None
+        if called:
+            frames.append({"entry": rsp, "syms": [sym], "ret": ret})
         elif sym != frames[-1]["syms"][-1]:
             frames[-1]["syms"].append(sym)
         stack = [(f, len(f["syms"]) - 1) for f in frames]
         chain = src.get(pc, [])
         loc = chain[-1][1] if chain else ""
         out.append({"pc": pc, "sym": sym, "off": off, "asm": asm, "stack": stack,
+                    "calls": arch != "arm64" and asm.startswith("call"),
                     "src": loc, "srctext": read_source_line(loc, cache) if loc else ""})
     for ins in out:
         ins["part"], ins["sub"] = classify(ins)
         del ins["stack"]
-    image_segments(out)
+    image_segments(out, arch)
     return out
 
 
+ARM64_BL = re.compile(r"^blr?(aa|ab|aaz|abz)?\s")
+ARM64_ADR_LR = re.compile(r"^adr\s+(x30|lr),\s*#?(0x[0-9a-f]+)")
+ARM64_JUMP_REG = re.compile(r"^(ret|br)\s+x(\d+)")
+
+
+def arm64_call(prev, lr):
+    """(return address of the frame that pc enters, or None; x30 set by
+    "adr x30" and not used yet). Calls are bl/blr, and the trampoline's
+    call of the traced function: "adr x30, <return>" then "ret x10"."""
+    if prev is None:
+        return None, lr
+    ppc, _, pasm = prev
+    if ARM64_BL.match(pasm):
+        return ppc + 4, None
+    m = ARM64_JUMP_REG.match(pasm)
+    if m and lr is not None and m.group(2) != "30":
+        return lr, None
+    m = ARM64_ADR_LR.match(pasm)
+    if m:
+        return None, int(m.group(2), 16)
+    return None, lr
+
+
 ARG_WRITE = re.compile(r"^(mov\w*|lea\w*|xor\w*)\s.*,%(rdi|edi|rsi|esi|rdx|edx|rcx|ecx|r8d?|r9d?)$")
+# arm64: the argument registers, and the call's target (x10) and return
+# address (x30) that the trampoline loads just before blr/ret.
+ARG_WRITE_ARM64 = re.compile(r"^(mov[zkn]?|add|sub|ldr|ldp|adrp?|orr)\s+([xw][0-7]|x10|x30|lr),")
 
 
-def image_segments(insns):
+def image_segments(insns, arch="x86_64"):
     """Sub-parts of the image's own instructions: each run of them up to
     and including a call is "to <callee>", the last run "return". Each
     call, with the instructions just before it that load its argument
@@ -445,14 +528,14 @@ def image_segments(insns):
         if i["part"] != "image" or i["sym"] != IMAGE:
             continue
         run.append(i)
-        if i["asm"].startswith("call") and k + 1 < len(insns):
+        if i["calls"] and k + 1 < len(insns):
             callee = insns[k + 1]
             name = {"nop_default": "the nop (default)", "program": "the program"}.get(callee["part"], callee["sym"])
             for r in run:
                 r["sub"] = f"to {name}"
             i["call_of"] = name
             for r in reversed(run[:-1]):
-                if not ARG_WRITE.match(r["asm"]):
+                if not (ARG_WRITE_ARM64 if arch == "arm64" else ARG_WRITE).match(r["asm"]):
                     break
                 r["call_of"] = name
             run = []
@@ -596,6 +679,7 @@ def main():
     ap = argparse.ArgumentParser(usage=USAGE[len("usage: "):])
     ap.error = lambda msg: die(f"{msg}; {USAGE}")
     ap.add_argument("-b", "--bench-attach")
+    ap.add_argument("-i", "--initrd")
     ap.add_argument("-w", "--warmup", type=int, default=100)
     ap.add_argument("-n", "--samples", type=int, default=5)
     ap.add_argument("-t", "--timeout", type=int, default=1800)
@@ -607,10 +691,20 @@ def main():
         die(USAGE)
     a = ap.parse_args()
     vmlinux = os.path.join(a.kdir, "vmlinux")
-    a.bzimage = os.path.join(a.kdir, "arch/x86/boot/bzImage")
-    for f in (vmlinux, a.bzimage):
+    # The architecture is the build directory's: an arm64 Image without a bzImage.
+    a.arch = "x86_64"
+    if not os.path.exists(os.path.join(a.kdir, ARCHS["x86_64"]["image"])) \
+            and os.path.exists(os.path.join(a.kdir, ARCHS["arm64"]["image"])):
+        a.arch = "arm64"
+    a.image = os.path.join(a.kdir, ARCHS[a.arch]["image"])
+    for f in (vmlinux, a.image):
         if not os.access(f, os.R_OK):
-            die(f"{f} not found: <kernel build dir> must be a built x86-64 kernel's output directory")
+            die(f"{f} not found: <kernel build dir> must be a built x86-64 or arm64 kernel's output directory")
+    if a.arch == "arm64" and not a.reuse:
+        a.initrd = os.path.realpath(a.initrd or os.environ.get("KRSI_INITRD")
+                                    or os.path.join(a.kdir, "..", "initramfs.cpio.gz"))
+        if not os.access(a.initrd, os.R_OK):
+            die(f"{a.initrd} not found: build it (make initramfs ARCH=arm64) or give -i")
     if not re.fullmatch(r"[a-z_]+(,[a-z_]+)*", a.lsm) or "bpf" not in a.lsm.split(","):
         die(f"bad lsm '{a.lsm}': a comma-separated lsm= list that includes bpf")
     a.bench_attach = os.path.realpath(a.bench_attach or os.path.join(a.kdir, "..", "bench", "bench_attach"))
@@ -618,16 +712,18 @@ def main():
         die(f"{a.bench_attach} not found: build it (make -C selftests/bench) or give -b")
     if a.warmup < 0 or a.samples < 1:
         die("-w wants 0 or more, -n 1 or more")
-    for tool in ("gdb", "qemu-system-x86_64", "nm", "addr2line", "gcc"):
+    r = ARCHS[a.arch]
+    for tool in (r["gdb"], r["qemu"], "nm", "addr2line", r["gcc"]):
         if not shutil.which(tool):
-            die(f"{tool} not found: install it (apt-get install gdb qemu-system-x86 binutils gcc)")
+            die(f"{tool} not found: install it (apt-get install gdb qemu-system-x86 binutils gcc; "
+                "arm64: gdb-multiarch qemu-system-arm gcc-aarch64-linux-gnu)")
     if a.reuse and not os.path.isdir(a.outdir):
         die(f"-r: {a.outdir} is not a directory of an earlier run")
     os.makedirs(a.outdir, exist_ok=True)
     outdir = os.path.realpath(a.outdir)
     loop = os.path.join(outdir, "mprotect_loop")
     if not a.reuse:
-        subprocess.run(["nice", "-n", "19", "gcc", "-O2", "-Wall", "-static",
+        subprocess.run(["nice", "-n", "19", r["gcc"], "-O2", "-Wall", "-static",
                         os.path.join(ROOT, "selftests/bench/mprotect_loop.c"), "-o", loop], check=True)
     syms = Symbols(vmlinux)
     addr = syms.addr(WRAPPER)
@@ -635,6 +731,8 @@ def main():
 
     res = {"kernel": os.path.realpath(a.kdir), "lsm": a.lsm, "warmup": a.warmup,
            "samples": a.samples, "configs": {}}
+    if a.arch != "x86_64":
+        res["arch"] = a.arch
     insns = {}
     for cfg in ("none", "prog"):
         if a.reuse:
@@ -642,7 +740,7 @@ def main():
             if not (os.path.exists(trace) and os.path.exists(log)):
                 die(f"-r: {trace} or {log} missing: run without -r first")
         else:
-            print(f"hook-breakdown: {cfg}: booting {a.bzimage}", flush=True)
+            print(f"hook-breakdown: {cfg}: booting {a.image}", flush=True)
             trace, log = boot(cfg, a, loop, outdir, addr)
         samples, sstep = read_trace(trace)
         ksyms, env, booted = read_console(log)
@@ -650,7 +748,7 @@ def main():
             die(f"'{cfg}' booted '{booted}', not the vmlinux's '{banner}': was the kernel rebuilt during the run?")
         syms.bpf = ksyms
         idx, notes = choose(samples, syms)
-        insns[cfg] = analyse(samples[idx], syms, vmlinux)
+        insns[cfg] = analyse(samples[idx], syms, vmlinux, a.arch)
         res["configs"][cfg] = {"guest": env, "sstep": sstep, "ksyms": [[f"{s:#x}", n] for s, n in ksyms],
                                "sample_counts": [len(x) for x in samples], "tabulated_sample": idx,
                                "sample_notes": notes}

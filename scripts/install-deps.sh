@@ -10,7 +10,7 @@ packages=(
 	dwarves ccache git quilt xz-utils zstd cpio rsync python3 python3-ply
 	clang llvm lld libcap-dev zlib1g-dev
 	qemu-system-x86 busybox-static python3-sphinx python3-sphinx-rtd-theme
-	libxml2-utils linux-config-6.1 python3-matplotlib
+	libxml2-utils linux-config-6.1 python3-matplotlib gdb
 	linux-source-6.12 linux-config-6.12 clang-19 llvm-19 lld-19 libzstd-dev
 )
 
@@ -20,7 +20,7 @@ x86 | x86_64) ;;
 arm64)
 	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcap-dev:arm64
-		libssl-dev:arm64)
+		libssl-dev:arm64 gdb-multiarch)
 	dpkg --print-foreign-architectures | grep -qx arm64 || foreign=1
 	;;
 *) echo "install-deps: ARCH=$ARCH is not supported; use ARCH=arm64 or leave ARCH unset (x86_64)" >&2; exit 2 ;;
