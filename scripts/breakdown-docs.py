@@ -46,15 +46,12 @@ BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3
          "6.12-series-migrate": ("Documentation/bench/6.12-migrate/results.csv", "3", "5"),
          "6.12-series": ("Documentation/bench/6.12/results.csv", "3", "5"),
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4"),
-         # arm64 boots settle in one of two regimes; every boot of (3) took
-         # the upper one, so the series' no-program figure is (6): the same
-         # kernel and no program on file_mprotect.
-         "6.12-arm64-series": ("Documentation/bench/6.12-arm64/results.csv", "6", "5"),
+         "6.12-arm64-series": ("Documentation/bench/6.12-arm64/results.csv", "3", "5"),
          "6.12-arm64-stock": ("Documentation/bench/6.12-arm64/results.csv", "2", "4")}
 # The same comparison between kernels with no program: (kernel, kernel,
 # make bench run, the configurations of each with no program).
 NONE_PAIRS = [("6.12-stock", "6.12-series", "Documentation/bench/6.12/results.csv", "2", "3"),
-              ("6.12-arm64-stock", "6.12-arm64-series", "Documentation/bench/6.12-arm64/results.csv", "2", "6")]
+              ("6.12-arm64-stock", "6.12-arm64-series", "Documentation/bench/6.12-arm64/results.csv", "2", "3")]
 ORDER = ["6.1-series-call-orig", "6.1-series-migrate", "6.1-series", "6.1-stock",
          "6.12-series-call-orig", "6.12-series-migrate", "6.12-series", "6.12-stock",
          "6.12-arm64-series", "6.12-arm64-stock"]
