@@ -9,7 +9,7 @@ set -euo pipefail
 
 bench=$(realpath "$(dirname "$0")/../Documentation/bench")
 base=${1:-6.1}
-declare -A own=([6.1]=$bench/results.csv [6.12]=$bench/6.12/results.csv)
+declare -A own=([6.1]=$bench/6.1/results.csv [6.12]=$bench/6.12/results.csv)
 # prefix=run: the runs cited besides a base's own.
 more=("6.12=$bench/6.12/results.csv" "6.1=$bench/6.1/results.csv"
 	"6.12-arm64=$bench/6.12-arm64/results.csv")

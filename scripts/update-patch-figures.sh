@@ -1,28 +1,31 @@
 #!/bin/bash
 # Set the bench figures in the commit messages of the kernel tree's
-# series (base..HEAD) from Documentation/bench/results.csv: each passage
-# of Documentation/bench/patch-figures.txt that a message holds gets the
-# figures of results.csv (scripts/bench-docs.py --message). Rewrites the
-# commits (trees unchanged); make patches exports them afterwards.
+# series (base..HEAD) from the 6.1 series' own bench run (the first run
+# scripts/bench-runs.sh 6.1 names): each passage of
+# Documentation/bench/patch-figures.txt that a message holds gets that
+# run's figures (scripts/bench-docs.py --message). Rewrites the commits
+# (trees unchanged); make patches exports them afterwards.
 # usage: update-patch-figures.sh <tree>
 set -euo pipefail
 
 tree=$(realpath "${1:?usage: update-patch-figures.sh <kernel tree, e.g. build/linux>}")
 docs=$(realpath "$(dirname "$0")/../Documentation/bench")
 bench_docs=$(realpath "$(dirname "$0")/bench-docs.py")
+# The 6.1 series' own run (scripts/bench-runs.sh): its patches' figures.
+run=$("$(dirname "$0")/bench-runs.sh" 6.1 | sed -n 1p)
 
 if [[ -n $(git -C "$tree" status --porcelain --untracked-files=no) ]]; then
 	echo "update-patch-figures: $tree has uncommitted changes; commit them first" >&2
 	exit 1
 fi
 # Fails before any rewrite when a passage names a figure results.csv lacks.
-"$bench_docs" "$docs/results.csv" --message "$docs/patch-figures.txt" </dev/null >/dev/null
+"$bench_docs" "$run" --message "$docs/patch-figures.txt" </dev/null >/dev/null
 old=$(git -C "$tree" rev-parse HEAD)
 msgs=$(mktemp -d)
 trap 'rm -rf "$msgs"' EXIT
 # filter-branch runs the filter with sh; %q quoting of these paths holds there.
 FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$tree" filter-branch -f --msg-filter \
-	"$(printf '%q ' "$bench_docs" "$docs/results.csv" --message "$docs/patch-figures.txt")" \
+	"$(printf '%q ' "$bench_docs" "$run" --message "$docs/patch-figures.txt")" \
 	base..HEAD >/dev/null 2>"$msgs/filter-branch.err" ||
 	{ cat "$msgs/filter-branch.err" >&2; exit 1; }
 git -C "$tree" diff --quiet "$old" HEAD ||
@@ -39,6 +42,6 @@ while read -r new_id old_id; do
 	cmp -s "$msg" <(git -C "$tree" log -1 --format=%B "$old_id") ||
 		changed=$((changed + 1))
 done < <(paste -d' ' <(git -C "$tree" rev-list --reverse base..HEAD) <(git -C "$tree" rev-list --reverse "base..$old"))
-"$bench_docs" "$docs/results.csv" --check-patches "$docs/patch-figures.txt" "$msgs"/*-message ||
+"$bench_docs" "$run" --check-patches "$docs/patch-figures.txt" "$msgs"/*-message ||
 	{ echo "update-patch-figures: a passage of patch-figures.txt is in no message or in the wrong one; old HEAD $old" >&2; exit 1; }
 echo "update-patch-figures: figures set in $changed of $n commit messages; now make patches"

@@ -55,9 +55,11 @@ PY
 cover_in_patch "$root/Documentation/cover-letter.txt" 6.1 "$root/patches/0000-cover-letter.patch"
 cover_in_patch "$root/Documentation/cover-letter-6.12.txt" 6.12 "$root/patches/6.12/0000-cover-letter.patch"
 
-# The figures of the patches' messages (scripts/update-patch-figures.sh).
+# The figures of the patches' messages (scripts/update-patch-figures.sh),
+# from the 6.1 series' own run.
+run61=$("$root/scripts/bench-runs.sh" 6.1 | sed -n 1p)
 patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)
-"$root/scripts/bench-docs.py" "$bench/results.csv" \
+"$root/scripts/bench-docs.py" "$run61" \
 	--check-patches "$bench/patch-figures.txt" "${patches[@]}" ||
 	fail "a patch's message has other figures than results.csv (scripts/update-patch-figures.sh build/linux; make patches)"
 
@@ -69,12 +71,12 @@ p2=("$work"/patches/0002-*.patch)
 sed -i '0,/open+close [-+][0-9]/s/\(open+close \)[-+][0-9.]*/\1+99999.9/' "${p2[0]}"
 cmp -s "${p2[0]}" "$root/patches/${p2[0]##*/}" && fail "patch 2 has no open+close figure to change"
 rc=0
-"$root/scripts/bench-docs.py" "$bench/results.csv" --check-patches "$bench/patch-figures.txt" \
+"$root/scripts/bench-docs.py" "$run61" --check-patches "$bench/patch-figures.txt" \
 	"$work"/patches/*.patch 2>"$work/check.err" || rc=$?
 [[ $rc == 1 ]] || fail "bench-docs.py --check-patches gave $rc on a changed figure, want 1"
 grep -q 'passage 2/[0-9]* .*+99999.9' "$work/check.err" ||
 	fail "bench-docs.py --check-patches did not name the stale passage: $(head -c 300 "$work/check.err")"
-"$root/scripts/bench-docs.py" "$bench/results.csv" --message "$bench/patch-figures.txt" \
+"$root/scripts/bench-docs.py" "$run61" --message "$bench/patch-figures.txt" \
 	<"${p2[0]}" >"$work/p2.fixed"
 cmp -s "$work/p2.fixed" "$root/patches/${p2[0]##*/}" ||
 	fail "bench-docs.py --message did not set patch 2's stale figure back"
