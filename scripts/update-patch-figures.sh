@@ -1,7 +1,7 @@
 #!/bin/bash
 # Set the bench figures in the commit messages of the kernel tree's
-# series (base..HEAD) from the 6.1 series' own bench run (the first run
-# scripts/bench-runs.sh 6.1 names): each passage of
+# series (base..HEAD) from the 6.1 series' own bench run
+# (scripts/bench-runs.sh --own 6.1): each passage of
 # Documentation/bench/patch-figures.txt that a message holds gets that
 # run's figures (scripts/bench-docs.py --message). Rewrites the commits
 # (trees unchanged); make patches exports them afterwards.
@@ -11,8 +11,7 @@ set -euo pipefail
 tree=$(realpath "${1:?usage: update-patch-figures.sh <kernel tree, e.g. build/linux>}")
 docs=$(realpath "$(dirname "$0")/../Documentation/bench")
 bench_docs=$(realpath "$(dirname "$0")/bench-docs.py")
-# The 6.1 series' own run (scripts/bench-runs.sh): its patches' figures.
-run=$("$(dirname "$0")/bench-runs.sh" 6.1 | sed -n 1p)
+run=$("$(dirname "$0")/bench-runs.sh" --own 6.1)
 
 if [[ -n $(git -C "$tree" status --porcelain --untracked-files=no) ]]; then
 	echo "update-patch-figures: $tree has uncommitted changes; commit them first" >&2

@@ -57,7 +57,7 @@ cover_in_patch "$root/Documentation/cover-letter-6.12.txt" 6.12 "$root/patches/6
 
 # The figures of the patches' messages (scripts/update-patch-figures.sh),
 # from the 6.1 series' own run.
-run61=$("$root/scripts/bench-runs.sh" 6.1 | sed -n 1p)
+run61=$("$root/scripts/bench-runs.sh" --own 6.1)
 patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)
 "$root/scripts/bench-docs.py" "$run61" \
 	--check-patches "$bench/patch-figures.txt" "${patches[@]}" ||
