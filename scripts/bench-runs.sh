@@ -18,7 +18,7 @@ base=${1:-6.1}
 declare -A own=([6.1]=$bench/6.1/results.csv [6.12]=$bench/6.12/results.csv)
 # prefix=run: the runs cited besides a base's own.
 more=("6.12=$bench/6.12/results.csv" "6.1=$bench/6.1/results.csv"
-	"6.12-arm64=$bench/6.12-arm64/results.csv")
+	"6.12-arm64=$bench/6.12-arm64/results.csv" "6.1-arm64=$bench/6.1-arm64/results.csv")
 [[ -n ${own[$base]:-} ]] || { echo "bench-runs.sh: no bench run of base '$base' (6.1 or 6.12)" >&2; exit 2; }
 echo "${own[$base]}"
 [[ -z $own_only ]] || exit 0

@@ -48,9 +48,7 @@ BENCH = {"6.1-series-call-orig": ("Documentation/bench/callsite/results.csv", "3
          "6.12-stock": ("Documentation/bench/6.12/results.csv", "2", "4"),
          "6.12-arm64-series": ("Documentation/bench/6.12-arm64/results.csv", "3", "5"),
          "6.12-arm64-stock": ("Documentation/bench/6.12-arm64/results.csv", "2", "4"),
-         # The arm64 run of 6.1 (bench/arm64) is of the series before
-         # patches 21 and 23.
-         "6.1-arm64-series": (None, "", "")}
+         "6.1-arm64-series": ("Documentation/bench/6.1-arm64/results.csv", "3", "5")}
 # The same comparison between kernels with no program: (kernel, kernel,
 # make bench run, the configurations of each with no program).
 NONE_PAIRS = [("6.12-stock", "6.12-series", "Documentation/bench/6.12/results.csv", "2", "3"),

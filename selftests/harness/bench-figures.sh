@@ -33,6 +33,7 @@ rebuilt Documentation/bench/callsite --against Documentation/bench
 rebuilt Documentation/bench/6.12
 rebuilt Documentation/bench/6.1
 rebuilt Documentation/bench/6.12-arm64
+rebuilt Documentation/bench/6.1-arm64
 
 docs=("$root/README.md" "$root/Documentation/residual-cost.md" "$root/Documentation/distributions.md")
 mapfile -t runs < <("$root/scripts/bench-runs.sh")
