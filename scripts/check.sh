@@ -42,8 +42,9 @@ upstream=${KRSI_UPSTREAM_TESTS:?"set KRSI_UPSTREAM_TESTS (make check sets it)"}
 # check the pipeline (a BPF LSM program loads, attaches, acts, detaches).
 leaks=$(dirname "$runner")/kmemleak.sh
 # The tail that the debug and the normal lists share.
-later=("$st/lsm_image_pin" "$st/lsm_image_sleep" "$st/lsm_run_context"
-	"$st/lsm_kfunc_reentry" "test_progs=$tp:${upstream/lsm_cgroup,/}")
+later=("$st/lsm_image_pin" "$st/lsm_image_sleep" "$st/lsm_sleepable_noreturn"
+	"$st/lsm_image_size" "$st/lsm_run_context" "$st/lsm_kfunc_reentry"
+	"test_progs=$tp:${upstream/lsm_cgroup,/}")
 if [[ -n ${KRSI_TESTS:-} ]]; then
 	read -r -a tests <<<"$KRSI_TESTS"
 elif [[ -n $debug ]]; then
