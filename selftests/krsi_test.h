@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <bpf/libbpf.h>
 
@@ -61,6 +62,42 @@ static inline void krsi_fail(const char *file, int line, const char *fmt, ...)
 static inline void krsi_skip(const char *reason)
 {
 	krsi_skip_reason = reason;
+}
+
+/* The kernel's ENOTSUPP, which the attach of a trampoline returns where
+ * it cannot be attached; not in the UAPI errno list.
+ */
+#define KRSI_ENOTSUPP	524
+#define KRSI_NO_DIRECT_CALLS \
+	"arm64 before 6.4 has no ftrace direct calls: no trampoline attaches at a kernel function's entry"
+
+/* True if a trampoline can attach at a kernel function's entry (fentry,
+ * fexit, fmod_ret programs on functions other than the LSM nops, which the
+ * series attaches at the hook's call site): that needs ftrace direct
+ * calls, which arm64 has since 6.4.
+ */
+static inline bool krsi_function_trampolines(void)
+{
+#ifdef __aarch64__
+	int major, minor;
+	struct utsname u;
+
+	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+	       (major > 6 || (major == 6 && minor >= 4));
+#else
+	return true;
+#endif
+}
+
+/* True, after a skip, if an attach at a kernel function's entry failed
+ * with @err because the kernel cannot attach there at all.
+ */
+static inline bool krsi_skip_no_direct_calls(int err)
+{
+	if (err != KRSI_ENOTSUPP || krsi_function_trampolines())
+		return false;
+	krsi_skip(KRSI_NO_DIRECT_CALLS);
+	return true;
 }
 
 /* Integer equality. */

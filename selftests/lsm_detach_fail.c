@@ -47,6 +47,8 @@ int main(void)
 		return krsi_exit("lsm_detach_fail");
 	prog_fd = bpf_program__fd(skel->progs.deny_target);
 	inject = bpf_program__attach(skel->progs.fail_nth_slab);
+	if (!inject && krsi_skip_no_direct_calls(errno))
+		goto out;
 	if (!KRSI_CHECK_PTR("attach fmod_ret/should_failslab", inject))
 		goto out;
 

@@ -34,7 +34,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -353,45 +352,24 @@ static int op_fmod_ret(void)
 	return bpf_link_create(FD(fmod_deny), 0, BPF_MODIFY_RETURN, NULL);
 }
 
-/* The kernel's ENOTSUPP, which the attach of a trampoline returns where
- * it cannot be attached; not in the UAPI errno list.
- */
-#define KERNEL_ENOTSUPP 524
-
-#ifdef __aarch64__
-/* A trampoline at a kernel function's entry needs ftrace direct calls,
- * which arm64 has since 6.4.
- */
-static bool arm64_direct_calls(void)
-{
-	int major, minor;
-	struct utsname u;
-
-	return !uname(&u) && sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
-	       (major > 6 || (major == 6 && minor >= 4));
-}
-#endif
-
 static void fmod_ret_security(void)
 {
 	const char *op = "BPF_LINK_CREATE of fmod_ret/security_file_mprotect";
-#ifdef __aarch64__
 	int fd;
 
 	/* Without direct calls the gate still comes first, and the
 	 * permitted attach fails.
 	 */
-	if (!arm64_direct_calls()) {
+	if (!krsi_function_trampolines()) {
 		KRSI_CHECK_ERRNO(MSG("child without CAP_MAC_ADMIN: %s", op), EPERM,
 				 in_child(NO_MAC_ADMIN, op_fmod_ret));
 		fd = op_fmod_ret();
-		KRSI_CHECK_ERRNO(MSG("parent: %s (arm64 before 6.4)", op), KERNEL_ENOTSUPP,
+		KRSI_CHECK_ERRNO(MSG("parent: %s (arm64 before 6.4)", op), KRSI_ENOTSUPP,
 				 err_of(fd));
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-#endif
 	attach_gated(op, op_fmod_ret);
 }
 
