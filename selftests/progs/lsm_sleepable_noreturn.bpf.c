@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Programs for lsm_sleepable_noreturn, each loaded on its own ("?"): a
- * sleepable fentry program on the exit_group syscall stub, which never
- * returns, counting the calls of the test's child (target_tgid, which the
- * child sets); and one on the getpid stub, which returns, to tell a refusal
- * of __noreturn functions from one of sleepable fentry programs.
+ * The program of lsm_sleepable_noreturn: a sleepable fentry program on the
+ * exit_group syscall stub, which never returns, counting the calls of the
+ * test's child (target_tgid, which the child sets).
  */
 
 #include "vmlinux.h"
@@ -23,17 +21,11 @@
 int target_tgid = 0;
 int runs = 0;
 
-SEC("?fentry.s/" SYS_PREFIX "sys_exit_group")
+SEC("fentry.s/" SYS_PREFIX "sys_exit_group")
 int BPF_PROG(exit_group_entry)
 {
 	if (target_tgid && (bpf_get_current_pid_tgid() >> 32) == target_tgid)
 		runs++;
-	return 0;
-}
-
-SEC("?fentry.s/" SYS_PREFIX "sys_getpid")
-int BPF_PROG(getpid_entry)
-{
 	return 0;
 }
 
