@@ -168,6 +168,24 @@ static inline __u32 krsi_vmlinux_btf_id(const char *func)
 	return id;
 }
 
+/* Load @cnt instructions as the LSM program @name on the hook of BTF id
+ * @id, the verifier's log in @log (@size bytes): its fd, or -errno.
+ */
+static inline int krsi_load_lsm_insns(int id, const char *name,
+				      const struct bpf_insn *insns, unsigned int cnt,
+				      char *log, size_t size)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_LSM_MAC,
+		    .attach_btf_id = id,
+		    .log_buf = log,
+		    .log_size = size,
+		    .log_level = 1);
+
+	log[0] = 0;
+	return bpf_prog_load(BPF_PROG_TYPE_LSM, name, "GPL", insns, cnt, &opts);
+}
+
 static inline double krsi_now(void)
 {
 	struct timespec ts;

@@ -117,21 +117,14 @@ static int load_prog(int id, int i)
 {
 	const struct bpf_insn deny[] = DENY_INSNS(getpid());
 	const struct bpf_insn allow[] = ALLOW_INSNS;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_LSM_MAC,
-		    .attach_btf_id = id,
-		    .log_buf = log_buf,
-		    .log_size = sizeof(log_buf),
-		    .log_level = 1);
 	int fd;
 
-	log_buf[0] = 0;
 	if (i)
-		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "size_allow", "GPL", allow,
-				   sizeof(allow) / sizeof(allow[0]), &opts);
+		fd = krsi_load_lsm_insns(id, "size_allow", allow, sizeof(allow) / sizeof(allow[0]),
+					 log_buf, sizeof(log_buf));
 	else
-		fd = bpf_prog_load(BPF_PROG_TYPE_LSM, "size_deny", "GPL", deny,
-				   sizeof(deny) / sizeof(deny[0]), &opts);
+		fd = krsi_load_lsm_insns(id, "size_deny", deny, sizeof(deny) / sizeof(deny[0]),
+					 log_buf, sizeof(log_buf));
 	if (fd < 0) {
 		krsi_fail(__FILE__, __LINE__, "load of program %d (expected success, got %d: %s); log:\n%s",
 			  i, fd, strerror(-fd), log_buf);

@@ -30,25 +30,17 @@
 
 static char log_buf[1 << 20];
 
-/* lsm_sleepable_noreturn with only @prog loaded, the verifier's log in
- * log_buf: 0 or a negative errno in *@err.
+/* lsm_sleepable_noreturn loaded, the verifier's log in log_buf: 0 or a
+ * negative errno in *@err.
  */
-static struct lsm_sleepable_noreturn *load(const char *prog, int *err)
+static struct lsm_sleepable_noreturn *load(int *err)
 {
 	struct lsm_sleepable_noreturn *skel = lsm_sleepable_noreturn__open();
-	struct bpf_program *p;
 
-	*err = -EINVAL;
 	if (!KRSI_CHECK_PTR("lsm_sleepable_noreturn__open", skel))
 		return NULL;
-	p = bpf_object__find_program_by_name(skel->obj, prog);
-	if (!KRSI_CHECK_PTR(prog, p)) {
-		lsm_sleepable_noreturn__destroy(skel);
-		return NULL;
-	}
-	bpf_program__set_autoload(p, true);
 	log_buf[0] = 0;
-	bpf_program__set_log_buf(p, log_buf, sizeof(log_buf));
+	bpf_program__set_log_buf(skel->progs.exit_group_entry, log_buf, sizeof(log_buf));
 	*err = lsm_sleepable_noreturn__load(skel);
 	return skel;
 }
@@ -69,9 +61,6 @@ static void check_refused_at_load(int err)
 	krsi_note("fentry.s on the exit_group stub refused at load: __noreturn");
 }
 
-/* The attach of the exit_group program failed with EINVAL: the refusal
- * must be of the function, not of sleepable fentry programs.
- */
 /* Wait up to WAIT_S for program @id to be freed: seconds, or -1. */
 static double wait_prog_freed(__u32 id)
 {
@@ -146,7 +135,7 @@ int main(void)
 
 	krsi_init();
 	mark0 = krsi_mark_objects();
-	skel = load("exit_group_entry", &err);
+	skel = load(&err);
 	if (!skel)
 		return krsi_exit("lsm_sleepable_noreturn");
 	if (err) {

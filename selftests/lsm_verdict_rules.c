@@ -378,15 +378,7 @@ static void check_exits_sign_extend(int fd, const char *what)
 static int load_mprotect_insns(int id, const char *name,
 			       const struct bpf_insn *insns, unsigned int cnt)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_LSM_MAC,
-		    .attach_btf_id = id,
-		    .log_buf = log_buf,
-		    .log_size = sizeof(log_buf),
-		    .log_level = 1);
-
-	log_buf[0] = 0;
-	return bpf_prog_load(BPF_PROG_TYPE_LSM, name, "GPL", insns, cnt, &opts);
+	return krsi_load_lsm_insns(id, name, insns, cnt, log_buf, sizeof(log_buf));
 }
 
 /* @fd of a load that must have failed with @err and @log in log_buf. */
