@@ -68,7 +68,8 @@ patches=("$root"/patches/[0-9][0-9][0-9][0-9]-*.patch)
 # and --message (what update-patch-figures.sh runs) must set it back.
 mkdir "$work/patches"
 cp "${patches[@]}" "$work/patches/"
-p2=("$work"/patches/0002-*.patch)
+# The patch of the direct calls, whatever its number.
+p2=("$work"/patches/[0-9][0-9][0-9][0-9]-security-Call-BPF-LSM-programs-directly-*.patch)
 sed -i '0,/open+close [-+][0-9]/s/\(open+close \)[-+][0-9.]*/\1+99999.9/' "${p2[0]}"
 cmp -s "${p2[0]}" "$root/patches/${p2[0]##*/}" && fail "patch 2 has no open+close figure to change"
 rc=0
