@@ -44,8 +44,6 @@ ifeq ($(BASE)-$(ARCH),6.1-arm64)
 UPSTREAM_TESTS := lsm_cgroup,test_local_storage,task_local_storage/sys_enter_exit
 UPSTREAM_TESTS := $(UPSTREAM_TESTS),test_bprm_opts,d_path/check_rdonly_mem
 UPSTREAM_TESTS := $(UPSTREAM_TESTS),d_path/check_alloc_mem,test_ima
-else ifeq ($(BASE),6.1)
-UPSTREAM_TESTS := $(UPSTREAM_TESTS),lsm_safety
 else ifeq ($(BASE),6.12)
 UPSTREAM_TESTS := $(UPSTREAM_TESTS),verifier_lsm,deny_namespace,bpf_cookie/lsm,lsm_safety
 endif
